@@ -1,0 +1,91 @@
+//! Reading one job definition from text, as `kairos preview` / `validate`, the API and the UI's
+//! JSON tab receive it: the ARM form `{"properties": {...}}` or the bare properties object, with
+//! `//` comments and trailing commas tolerated.
+//!
+//! Type errors come back with the JSON path of the offending field, always rooted at
+//! `properties.` so a message reads the same whichever form was pasted.
+
+use crate::error::{FieldError, ValidationErrors};
+use crate::lenient_json::strip_comments_and_trailing_commas;
+use crate::model::JobProperties;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// Largest job definition accepted, in bytes of its compact JSON: the docs' "16K" (§11, §15.16).
+pub const MAX_JOB_SIZE: usize = 16 * 1024;
+
+/// Parse a job definition document into its properties.
+pub fn parse_job_document(text: &str) -> Result<JobProperties, ValidationErrors> {
+    let value = parse_lenient_json(text)?;
+    let Value::Object(mut root) = value else {
+        return Err(FieldError::bad_request("", "a job definition must be a JSON object").into());
+    };
+    let properties = match root.remove("properties") {
+        Some(p) => p,
+        None => Value::Object(root),
+    };
+    if !properties.is_object() {
+        return Err(FieldError::bad_request("properties", "must be a JSON object").into());
+    }
+    check_size(&properties)?;
+    from_value_at(properties, "properties")
+}
+
+/// Parse JSON that may carry comments and trailing commas.
+pub fn parse_lenient_json(text: &str) -> Result<Value, ValidationErrors> {
+    let cleaned = strip_comments_and_trailing_commas(text);
+    serde_json::from_str(&cleaned).map_err(|e| {
+        FieldError::bad_request(
+            "",
+            format!("the input is not valid JSON (line {}, column {}): {}", e.line(), e.column(), strip_position(&e)),
+        )
+        .into()
+    })
+}
+
+/// Deserialize `value` into `T`, reporting a type error with its path under `root`.
+pub fn from_value_at<T: DeserializeOwned>(value: Value, root: &str) -> Result<T, ValidationErrors> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let inner = e.path().to_string();
+        let path = match (root.is_empty(), inner.as_str()) {
+            (true, _) => inner.clone(),
+            (false, ".") | (false, "") => root.to_string(),
+            (false, _) if inner.starts_with('[') => format!("{root}{inner}"),
+            (false, _) => format!("{root}.{inner}"),
+        };
+        FieldError::bad_request(path, humanize_serde_message(&e.into_inner().to_string())).into()
+    })
+}
+
+fn check_size(properties: &Value) -> Result<(), ValidationErrors> {
+    let size = serde_json::to_string(properties).map(|s| s.len()).unwrap_or(0);
+    if size > MAX_JOB_SIZE {
+        return Err(FieldError::bad_request(
+            "properties",
+            format!("the job definition is {size} bytes; the limit is {MAX_JOB_SIZE} bytes (16K)"),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// serde_json appends " at line X column Y"; we report the position ourselves.
+fn strip_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// Turn serde's wording ("invalid type: string \"x\", expected i64") into a sentence.
+fn humanize_serde_message(message: &str) -> String {
+    let message = message.replace("expected i64", "expected an integer");
+    match message.strip_prefix("invalid type: ") {
+        Some(rest) => match rest.split_once(", expected ") {
+            Some((got, want)) => format!("expected {want}, got {got}"),
+            None => message.clone(),
+        },
+        None => message,
+    }
+}

@@ -1,0 +1,224 @@
+//! Lenient ISO 8601 date-times and durations, as Azure Scheduler clients sent them.
+//!
+//! Date-times: a date alone (`2012-11-04`, midnight UTC), a date-time with or without seconds and
+//! fractions, with `Z`, an offset, or no offset at all, which means UTC (spec §9.1).
+//! Durations: ISO 8601 (`PT30S`, `P1DT2H`, and the docs' non-standard `PT1D`) or the .NET
+//! TimeSpan form `[d.]hh:mm:ss[.fffffff]` that the live service used for retry intervals (§5.7).
+//! Output is always canonical ISO 8601.
+
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, SecondsFormat, Utc};
+use std::time::Duration;
+
+/// Parse a date or date-time; `None` when it is not one of the accepted forms.
+pub fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
+    let s = text.trim();
+    if let Ok(dt) = DateTime::parse_from_rfc3339(s) {
+        return Some(dt.with_timezone(&Utc));
+    }
+    let (date_part, rest) = match s.find(['T', 't', ' ']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let date = NaiveDate::parse_from_str(date_part, "%Y-%m-%d").ok()?;
+    let Some(rest) = rest else {
+        return Some(date.and_time(NaiveTime::MIN).and_utc());
+    };
+    let (time_text, offset) = split_offset(rest)?;
+    let time = ["%H:%M:%S%.f", "%H:%M"]
+        .iter()
+        .find_map(|f| NaiveTime::parse_from_str(time_text, f).ok())?;
+    let local = NaiveDateTime::new(date, time);
+    Some((local - offset).and_utc())
+}
+
+/// Split `10:30:00+02:00` into the time and the offset (UTC when absent).
+fn split_offset(rest: &str) -> Option<(&str, chrono::TimeDelta)> {
+    if let Some(time) = rest.strip_suffix(['Z', 'z']) {
+        return Some((time, chrono::TimeDelta::zero()));
+    }
+    let Some(sign_at) = rest.rfind(['+', '-']) else {
+        return Some((rest, chrono::TimeDelta::zero()));
+    };
+    let (time, offset_text) = rest.split_at(sign_at);
+    let sign = if offset_text.starts_with('-') { -1 } else { 1 };
+    let digits: String = offset_text[1..].chars().filter(|c| *c != ':').collect();
+    if !digits.chars().all(|c| c.is_ascii_digit()) || !(digits.len() == 2 || digits.len() == 4) {
+        return None;
+    }
+    let hours: i64 = digits[..2].parse().ok()?;
+    let minutes: i64 = if digits.len() == 4 { digits[2..].parse().ok()? } else { 0 };
+    if hours > 23 || minutes > 59 {
+        return None;
+    }
+    FixedOffset::east_opt((sign * (hours * 3600 + minutes * 60)) as i32)?;
+    Some((time, chrono::TimeDelta::seconds(sign * (hours * 3600 + minutes * 60))))
+}
+
+/// The one output form of instants: RFC 3339, UTC, `Z`, fractions only when present.
+pub fn format_datetime(dt: &DateTime<Utc>) -> String {
+    dt.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+}
+
+/// Parse an ISO 8601 duration or a .NET TimeSpan.
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let s = text.trim();
+    if s.starts_with(['P', 'p']) {
+        parse_iso_duration(&s[1..])
+    } else {
+        parse_timespan(s)
+    }
+}
+
+/// `nY nM nW nD T nH nM n.nS` after the `P`. Years and months have no fixed length; like .NET's
+/// `XmlConvert.ToTimeSpan` we take 365 and 30 days. A `D` after the `T` (the docs' `PT1D`) is days.
+fn parse_iso_duration(s: &str) -> Option<Duration> {
+    if s.is_empty() {
+        return None;
+    }
+    let mut total = 0f64;
+    let mut number = String::new();
+    let mut in_time = false;
+    let mut any = false;
+    for c in s.chars() {
+        match c.to_ascii_uppercase() {
+            'T' if !in_time && number.is_empty() => in_time = true,
+            d if d.is_ascii_digit() || d == '.' || d == ',' => number.push(if d == ',' { '.' } else { d }),
+            unit => {
+                let n: f64 = number.parse().ok()?;
+                number.clear();
+                any = true;
+                total += n * match (unit, in_time) {
+                    ('Y', false) => 365.0 * 86400.0,
+                    ('M', false) => 30.0 * 86400.0,
+                    ('W', false) => 7.0 * 86400.0,
+                    ('D', _) => 86400.0,
+                    ('H', true) => 3600.0,
+                    ('M', true) => 60.0,
+                    ('S', true) => 1.0,
+                    _ => return None,
+                };
+            }
+        }
+    }
+    if !number.is_empty() || !any || !total.is_finite() || total > 1e12 {
+        return None;
+    }
+    Some(Duration::from_secs_f64(total))
+}
+
+/// .NET TimeSpan: `[d.]hh:mm[:ss[.fffffff]]`.
+fn parse_timespan(s: &str) -> Option<Duration> {
+    let (days, clock) = match s.split_once(':') {
+        Some((head, _)) if head.contains('.') => {
+            let (d, _) = head.split_once('.')?;
+            (d.parse::<u64>().ok()?, &s[d.len() + 1..])
+        }
+        Some(_) => (0, s),
+        None => return None,
+    };
+    let parts: Vec<&str> = clock.split(':').collect();
+    if !(2..=3).contains(&parts.len()) {
+        return None;
+    }
+    let number = |p: &str, max: u64| -> Option<u64> {
+        if p.is_empty() || !p.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        p.parse::<u64>().ok().filter(|v| *v <= max)
+    };
+    let hours = number(parts[0], 23)?;
+    let minutes = number(parts[1], 59)?;
+    let (secs, nanos) = match parts.get(2) {
+        None => (0, 0),
+        Some(sec) => {
+            let (whole, frac) = sec.split_once('.').unwrap_or((sec, ""));
+            let whole = number(whole, 59)?;
+            if !frac.chars().all(|c| c.is_ascii_digit()) || frac.len() > 9 {
+                return None;
+            }
+            let nanos = if frac.is_empty() { 0 } else { format!("{frac:0<9}").parse::<u32>().ok()? };
+            (whole, nanos)
+        }
+    };
+    Some(Duration::new(days * 86400 + hours * 3600 + minutes * 60 + secs, nanos))
+}
+
+/// Canonical ISO 8601 duration: `P1DT2H30M`, `PT30S`, `PT0.5S`, `PT0S`.
+pub fn format_duration(d: Duration) -> String {
+    let secs = d.as_secs();
+    let (days, rem) = (secs / 86400, secs % 86400);
+    let (hours, minutes, seconds) = (rem / 3600, rem % 3600 / 60, rem % 60);
+    let nanos = d.subsec_nanos();
+    let mut out = String::from("P");
+    if days > 0 {
+        out.push_str(&format!("{days}D"));
+    }
+    if hours > 0 || minutes > 0 || seconds > 0 || nanos > 0 || days == 0 {
+        out.push('T');
+        if hours > 0 {
+            out.push_str(&format!("{hours}H"));
+        }
+        if minutes > 0 {
+            out.push_str(&format!("{minutes}M"));
+        }
+        if nanos > 0 {
+            let frac = format!("{nanos:09}");
+            out.push_str(&format!("{seconds}.{}S", frac.trim_end_matches('0')));
+        } else if seconds > 0 || (hours == 0 && minutes == 0) {
+            out.push_str(&format!("{seconds}S"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_dt(input: &str, expected: Option<&str>) {
+        let got = parse_datetime(input).map(|d| format_datetime(&d));
+        assert_eq!(got.as_deref(), expected, "parse_datetime({input:?})");
+    }
+
+    #[test]
+    fn datetimes() {
+        check_dt("2030-01-01T08:00:00Z", Some("2030-01-01T08:00:00Z"));
+        check_dt("2012-08-04T00:00Z", Some("2012-08-04T00:00:00Z"));
+        check_dt("2012-11-04", Some("2012-11-04T00:00:00Z"));
+        check_dt("2013-01-09T09:30:00-08:00", Some("2013-01-09T17:30:00Z"));
+        check_dt("2013-01-09T09:30-0800", Some("2013-01-09T17:30:00Z"));
+        check_dt("2016-03-16T19:05:00", Some("2016-03-16T19:05:00Z"));
+        check_dt("2016-03-16T19:05:00.1234567", Some("2016-03-16T19:05:00.123456700Z"));
+        check_dt("2016-03-16 19:05:00+01", Some("2016-03-16T18:05:00Z"));
+        check_dt("2016-02-30T00:00:00Z", None);
+        check_dt("yesterday", None);
+        check_dt("2016-03-16T25:00:00Z", None);
+        check_dt("2016-03-16T10:00:00+2:00", None);
+    }
+
+    fn check_duration(input: &str, expected: Option<&str>) {
+        let got = parse_duration(input).map(format_duration);
+        assert_eq!(got.as_deref(), expected, "parse_duration({input:?})");
+    }
+
+    #[test]
+    fn durations() {
+        check_duration("PT30S", Some("PT30S"));
+        check_duration("PT1M", Some("PT1M"));
+        check_duration("00:01:00", Some("PT1M"));
+        check_duration("1.02:03:04", Some("P1DT2H3M4S"));
+        check_duration("00:00:15.5", Some("PT15.5S"));
+        check_duration("PT1D", Some("P1D"));
+        check_duration("P1DT12H", Some("P1DT12H"));
+        check_duration("P2W", Some("P14D"));
+        check_duration("PT0S", Some("PT0S"));
+        check_duration("PT1.5M", Some("PT1M30S"));
+        check_duration("P", None);
+        check_duration("PT", None);
+        check_duration("PT5", None);
+        check_duration("P1H", None);
+        check_duration("30", None);
+        check_duration("00:60:00", None);
+        check_duration("-00:01:00", None);
+    }
+}

@@ -1,0 +1,110 @@
+//! JSON as people paste it: the Azure docs annotate their examples with `//` comments and leave
+//! trailing commas, so a job definition copied from them must parse as it is.
+//!
+//! We blank out comments and trailing commas with spaces (keeping newlines) instead of deleting
+//! them, so the line and column of any later syntax error still point into the original text.
+
+/// Returns `text` with `//` and `/* */` comments and trailing commas (a `,` followed only by
+/// whitespace or comments before `}` or `]`) replaced by spaces. Strings are left untouched.
+pub fn strip_comments_and_trailing_commas(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out: Vec<u8> = bytes.to_vec();
+    let mut i = 0;
+    // Index in `out` of the last comma seen outside strings with only blanks after it so far.
+    let mut pending_comma: Option<usize> = None;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                pending_comma = None;
+                i += 1;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'\\' => i += 2,
+                        b'"' => {
+                            i += 1;
+                            break;
+                        }
+                        _ => i += 1,
+                    }
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    blank(&mut out, i);
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                blank(&mut out, i);
+                blank(&mut out, i + 1);
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    blank(&mut out, i);
+                    i += 1;
+                }
+                if i < bytes.len() {
+                    blank(&mut out, i);
+                    blank(&mut out, i + 1);
+                    i += 2;
+                }
+            }
+            b',' => {
+                pending_comma = Some(i);
+                i += 1;
+            }
+            b'}' | b']' => {
+                if let Some(comma) = pending_comma.take() {
+                    out[comma] = b' ';
+                }
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            _ => {
+                pending_comma = None;
+                i += 1;
+            }
+        }
+    }
+    // Only ASCII bytes were replaced by ASCII spaces, and never inside a multi-byte sequence
+    // (comment bodies are blanked byte by byte, which turns a multi-byte char into spaces too).
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Blank one byte, keeping line structure.
+fn blank(out: &mut [u8], i: usize) {
+    if let Some(b) = out.get_mut(i) {
+        if *b != b'\n' && *b != b'\r' {
+            *b = b' ';
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_comments_and_trailing_commas as strip;
+
+    fn check(input: &str, expected_json: &str) {
+        let cleaned = strip(input);
+        let got: serde_json::Value = serde_json::from_str(&cleaned)
+            .unwrap_or_else(|e| panic!("{input:?} -> {cleaned:?}: {e}"));
+        let want: serde_json::Value = serde_json::from_str(expected_json).unwrap();
+        assert_eq!(got, want, "input {input:?}");
+    }
+
+    #[test]
+    fn comments_and_trailing_commas() {
+        check(r#"{"a": 1, // one
+                  "b": [1,2,], /* block, with comma, */ }"#, r#"{"a":1,"b":[1,2]}"#);
+        check(r#"{"url": "http://x//y", "c": "a,}"}"#, r#"{"url":"http://x//y","c":"a,}"}"#);
+        check(r#"{"q": "say \"hi\" // not a comment",}"#, r#"{"q":"say \"hi\" // not a comment"}"#);
+        check("{\"a\": [1, // é\n 2, ], }", r#"{"a":[1,2]}"#);
+        check("{\"a\": \"é\",\n // trailing ü comment\n}", r#"{"a":"é"}"#);
+    }
+
+    #[test]
+    fn keeps_positions_for_error_reporting() {
+        let input = "{\n  // c\n  \"a\": nope,\n}";
+        let err = serde_json::from_str::<serde_json::Value>(&strip(input)).unwrap_err();
+        assert_eq!(err.line(), 3);
+    }
+}

@@ -1,0 +1,135 @@
+//! The closed enums of the Azure Scheduler 2016-03-01 wire format (OpenAPI definitions).
+
+use super::wire_enum::wire_enum;
+
+wire_enum! {
+    /// `JobAction.type`, plus our own `Notification` (DESIGN.md).
+    ActionType {
+        Http = "Http",
+        Https = "Https",
+        StorageQueue = "StorageQueue",
+        ServiceBusQueue = "ServiceBusQueue",
+        ServiceBusTopic = "ServiceBusTopic",
+        Notification = "Notification",
+    }
+}
+
+wire_enum! {
+    /// `HttpAuthentication.type`.
+    HttpAuthenticationType {
+        NotSpecified = "NotSpecified",
+        ClientCertificate = "ClientCertificate",
+        ActiveDirectoryOAuth = "ActiveDirectoryOAuth",
+        Basic = "Basic",
+    }
+}
+
+wire_enum! {
+    /// `RetryPolicy.retryType`.
+    RetryType {
+        None = "None",
+        Fixed = "Fixed",
+    }
+}
+
+wire_enum! {
+    /// `JobRecurrence.frequency`; the docs' adverbs (`monthly`) are accepted as aliases.
+    RecurrenceFrequency {
+        Minute = "Minute" | "minutely",
+        Hour = "Hour" | "hourly",
+        Day = "Day" | "daily",
+        Week = "Week" | "weekly",
+        Month = "Month" | "monthly",
+    }
+}
+
+wire_enum! {
+    /// `weekDays` items (`DayOfWeek`, Sunday first as in the swagger) and `monthlyOccurrences.day`.
+    DayOfWeek {
+        Sunday = "Sunday",
+        Monday = "Monday",
+        Tuesday = "Tuesday",
+        Wednesday = "Wednesday",
+        Thursday = "Thursday",
+        Friday = "Friday",
+        Saturday = "Saturday",
+    }
+}
+
+impl DayOfWeek {
+    pub fn to_chrono(self) -> chrono::Weekday {
+        match self {
+            DayOfWeek::Sunday => chrono::Weekday::Sun,
+            DayOfWeek::Monday => chrono::Weekday::Mon,
+            DayOfWeek::Tuesday => chrono::Weekday::Tue,
+            DayOfWeek::Wednesday => chrono::Weekday::Wed,
+            DayOfWeek::Thursday => chrono::Weekday::Thu,
+            DayOfWeek::Friday => chrono::Weekday::Fri,
+            DayOfWeek::Saturday => chrono::Weekday::Sat,
+        }
+    }
+}
+
+wire_enum! {
+    /// `JobProperties.state`.
+    JobState {
+        Enabled = "Enabled",
+        Disabled = "Disabled",
+        Faulted = "Faulted",
+        Completed = "Completed",
+    }
+}
+
+wire_enum! {
+    /// `JobCollectionProperties.state`.
+    JobCollectionState {
+        Enabled = "Enabled",
+        Disabled = "Disabled",
+        Suspended = "Suspended",
+        Deleted = "Deleted",
+    }
+}
+
+wire_enum! {
+    /// `Sku.name`: the plan of a job collection.
+    SkuName {
+        Standard = "Standard",
+        Free = "Free",
+        P10Premium = "P10Premium",
+        P20Premium = "P20Premium",
+    }
+}
+
+wire_enum! {
+    /// `JobHistoryDefinitionProperties.actionName`.
+    JobHistoryActionName {
+        MainAction = "MainAction",
+        ErrorAction = "ErrorAction",
+    }
+}
+
+wire_enum! {
+    /// `JobHistoryDefinitionProperties.status` and the history `$filter`.
+    JobExecutionStatus {
+        Completed = "Completed",
+        Failed = "Failed",
+        Postponed = "Postponed",
+    }
+}
+
+wire_enum! {
+    /// `ServiceBusMessage.transportType`: only chose the .NET client's transport; irrelevant over REST.
+    ServiceBusTransportType {
+        NotSpecified = "NotSpecified",
+        NetMessaging = "NetMessaging",
+        Amqp = "AMQP",
+    }
+}
+
+wire_enum! {
+    /// `ServiceBusAuthentication.type`.
+    ServiceBusAuthenticationType {
+        NotSpecified = "NotSpecified",
+        SharedAccessKey = "SharedAccessKey",
+    }
+}

@@ -1,0 +1,53 @@
+//! `JobRecurrence` and `JobRecurrenceSchedule` (spec §5.5, semantics in §9).
+
+use super::enums::{DayOfWeek, RecurrenceFrequency};
+use super::serde_helpers::{opt_datetime, opt_day_list, opt_int, opt_int_list};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobRecurrence {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frequency: Option<RecurrenceFrequency>,
+    #[serde(default, with = "opt_int", skip_serializing_if = "Option::is_none")]
+    pub interval: Option<i64>,
+    #[serde(default, with = "opt_int", skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+    #[serde(default, with = "opt_datetime", skip_serializing_if = "Option::is_none")]
+    pub end_time: Option<DateTime<Utc>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<JobRecurrenceSchedule>,
+}
+
+/// The docs write `minute`/`hour` and single integers in places; both are accepted.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobRecurrenceSchedule {
+    #[serde(default, with = "opt_day_list", skip_serializing_if = "Option::is_none")]
+    pub week_days: Option<Vec<DayOfWeek>>,
+    #[serde(default, alias = "hour", with = "opt_int_list", skip_serializing_if = "Option::is_none")]
+    pub hours: Option<Vec<i64>>,
+    #[serde(default, alias = "minute", with = "opt_int_list", skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<Vec<i64>>,
+    #[serde(default, with = "opt_int_list", skip_serializing_if = "Option::is_none")]
+    pub month_days: Option<Vec<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub monthly_occurrences: Option<Vec<MonthlyOccurrence>>,
+}
+
+/// `JobRecurrenceScheduleMonthlyOccurrence`: the wire name is `Occurrence` (capital O, as in the
+/// swagger and SDKs); the docs write `occurrence`, accepted too.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MonthlyOccurrence {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub day: Option<DayOfWeek>,
+    #[serde(
+        rename = "Occurrence",
+        alias = "occurrence",
+        default,
+        with = "opt_int",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub occurrence: Option<i64>,
+}

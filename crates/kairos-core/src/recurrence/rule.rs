@@ -1,0 +1,372 @@
+//! A recurrence compiled against its anchor: the set of instants it selects, with a fast
+//! "first instant at or after t" that jumps straight to the right period instead of walking the
+//! periods in between, so a job created years after its startTime costs the same as a new one.
+//!
+//! Model (spec §9.3, following RFC 5545's "limit or expand"): time is cut into periods of
+//! `interval` × `frequency`, aligned on the anchor (startTime, or the creation time). Schedule
+//! fields finer than the frequency *expand* a period into several runs (days × hours × minutes);
+//! fields as coarse as the frequency *limit* which runs happen. Unset fields default to the
+//! anchor's value, except that `hours` unset with `minutes` set means every hour (the refinement
+//! the published examples force). Day, Week and Month periods are calendar periods in the zone's
+//! wall-clock time; Minute and Hour periods are real elapsed time.
+
+use super::calendar::{days_in_month, from_month_index, month_day_mask, month_index, monday_of};
+use super::zone::Zone;
+use crate::model::RecurrenceFrequency;
+use crate::valid::{MonthDays, MonthlyOccurrences, Recurrence};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, Timelike, Utc};
+
+const ALL_HOURS: u32 = (1 << 24) - 1;
+
+/// Month patterns repeat every 400 years (4,800 months): a month rule that finds nothing in that
+/// many periods never fires (e.g. the 30th of February every 12 months).
+const MAX_CALENDAR_PERIODS: u32 = 4_801;
+/// Interval-based rules with hour/minute limits repeat within lcm(step, 1 day) plus a year of
+/// daylight-saving shifts; this many candidate jumps is far beyond that.
+const MAX_INTERVAL_JUMPS: u32 = 200_000;
+
+#[derive(Debug, Clone)]
+pub struct Rule {
+    zone: Zone,
+    kind: Kind,
+}
+
+#[derive(Debug, Clone)]
+enum Kind {
+    /// Day, Week, Month: calendar periods, runs = days × hours × minutes at `second`.
+    Calendar {
+        period: CalendarPeriod,
+        interval: u32,
+        hours: u32,
+        minutes: u64,
+        second: u32,
+    },
+    /// Hour: instants base + k·step hours, each expanded by `minutes` at `second`; `hours` limits.
+    Hourly {
+        base: i64,
+        step: i64,
+        minutes: u64,
+        second: u32,
+        hour_limit: Option<u32>,
+    },
+    /// Minute: instants base + k·step; `hours` and `minutes` limit.
+    Minutely {
+        base: i64,
+        step: i64,
+        hour_limit: Option<u32>,
+        minute_limit: Option<u64>,
+    },
+}
+
+#[derive(Debug, Clone)]
+enum CalendarPeriod {
+    /// One run day per period: the period's first day.
+    Day { anchor: NaiveDate },
+    /// Weeks start on Monday; bit 0 = Monday.
+    Week { anchor_monday: NaiveDate, weekdays: u8 },
+    Month { anchor_month: i64, days: Option<MonthDays>, occurrences: Option<MonthlyOccurrences>, default_day: u32 },
+}
+
+impl Rule {
+    /// Compile `r` against `anchor` (whole seconds) in `zone`.
+    pub fn new(r: &Recurrence, anchor: DateTime<Utc>, zone: Zone) -> Rule {
+        let local = zone.to_local(anchor);
+        let s = &r.schedule;
+        let minute_bit = 1u64 << local.minute();
+        let kind = match r.frequency {
+            RecurrenceFrequency::Minute => {
+                let second = if s.minutes.is_some() { 0 } else { local.second() };
+                let minute_start = anchor.timestamp() - local.second() as i64;
+                Kind::Minutely {
+                    base: minute_start + second as i64,
+                    step: r.interval as i64 * 60,
+                    hour_limit: s.hours,
+                    minute_limit: s.minutes,
+                }
+            }
+            RecurrenceFrequency::Hour => {
+                let second = if s.minutes.is_some() { 0 } else { local.second() };
+                Kind::Hourly {
+                    base: anchor.timestamp() - (local.minute() * 60 + local.second()) as i64,
+                    step: r.interval as i64 * 3600,
+                    minutes: s.minutes.unwrap_or(minute_bit),
+                    second,
+                    hour_limit: s.hours,
+                }
+            }
+            f => {
+                let date = local.date();
+                let period = match f {
+                    RecurrenceFrequency::Day => CalendarPeriod::Day { anchor: date },
+                    RecurrenceFrequency::Week => CalendarPeriod::Week {
+                        anchor_monday: monday_of(date),
+                        weekdays: s.week_days.unwrap_or(1 << date.weekday().num_days_from_monday()),
+                    },
+                    _ => CalendarPeriod::Month {
+                        anchor_month: month_index(date),
+                        days: s.month_days,
+                        occurrences: s.monthly_occurrences,
+                        default_day: date.day(),
+                    },
+                };
+                Kind::Calendar {
+                    period,
+                    interval: r.interval,
+                    hours: s.hours.unwrap_or(if s.minutes.is_some() { ALL_HOURS } else { 1 << local.hour() }),
+                    minutes: s.minutes.unwrap_or(minute_bit),
+                    second: if s.minutes.is_some() { 0 } else { local.second() },
+                }
+            }
+        };
+        Rule { zone, kind }
+    }
+
+    /// The first instant of the rule at or after `t`, or `None` if there is none up to `until`.
+    pub fn first_at_or_after(&self, t: DateTime<Utc>, until: Option<DateTime<Utc>>) -> Option<DateTime<Utc>> {
+        let found = match &self.kind {
+            Kind::Calendar { period, interval, hours, minutes, second } => {
+                self.calendar_next(t, until, period, *interval, *hours, *minutes, *second)
+            }
+            Kind::Hourly { base, step, minutes, second, hour_limit } => {
+                self.hourly_next(t, until, *base, *step, *minutes, *second, *hour_limit)
+            }
+            Kind::Minutely { base, step, hour_limit, minute_limit } => {
+                self.minutely_next(t, until, *base, *step, *hour_limit, *minute_limit)
+            }
+        }?;
+        match until {
+            Some(u) if found > u => None,
+            _ => Some(found),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn calendar_next(
+        &self,
+        t: DateTime<Utc>,
+        until: Option<DateTime<Utc>>,
+        period: &CalendarPeriod,
+        interval: u32,
+        hours: u32,
+        minutes: u64,
+        second: u32,
+    ) -> Option<DateTime<Utc>> {
+        let from = self.zone.to_local(t);
+        let from_date = from.date();
+        let until_date = until.map(|u| self.zone.to_local(u).date());
+        let mut k = period.index_containing(from_date, interval);
+        for _ in 0..MAX_CALENDAR_PERIODS {
+            let (first_day, mut days) = period.days(k, interval);
+            if until_date.is_some_and(|u| first_day > u) {
+                return None;
+            }
+            while let Some(day) = days.next_day() {
+                if day < from_date {
+                    continue;
+                }
+                let floor = if day == from_date { from.time() } else { NaiveTime::MIN };
+                if let Some(found) = self.first_time_on(day, floor, hours, minutes, second, t) {
+                    return Some(found);
+                }
+            }
+            k += 1;
+        }
+        None
+    }
+
+    /// First run on `day` whose wall-clock time is at or after `floor` and whose instant is at
+    /// or after `t` (the two differ only around daylight-saving changes).
+    fn first_time_on(
+        &self,
+        day: NaiveDate,
+        floor: NaiveTime,
+        hours: u32,
+        minutes: u64,
+        second: u32,
+        t: DateTime<Utc>,
+    ) -> Option<DateTime<Utc>> {
+        let (h0, m0, s0) = (floor.hour(), floor.minute(), floor.second());
+        let mut hour_bits = hours & !((1u32 << h0) - 1);
+        while hour_bits != 0 {
+            let h = hour_bits.trailing_zeros();
+            hour_bits &= hour_bits - 1;
+            let min_floor = if h == h0 { m0 + u32::from(s0 > second) } else { 0 };
+            let mut minute_bits = if min_floor >= 64 { 0 } else { minutes & !((1u64 << min_floor) - 1) };
+            while minute_bits != 0 {
+                let m = minute_bits.trailing_zeros();
+                minute_bits &= minute_bits - 1;
+                let local = NaiveDateTime::new(day, NaiveTime::from_hms_opt(h, m, second)?);
+                let instant = self.zone.to_utc(local);
+                if instant >= t {
+                    return Some(instant);
+                }
+            }
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn hourly_next(
+        &self,
+        t: DateTime<Utc>,
+        until: Option<DateTime<Utc>>,
+        base: i64,
+        step: i64,
+        minutes: u64,
+        second: u32,
+        hour_limit: Option<u32>,
+    ) -> Option<DateTime<Utc>> {
+        let ts = t.timestamp();
+        let mut k = (ts - base).div_euclid(step).max(0);
+        let until_ts = until.map(|u| u.timestamp());
+        for _ in 0..MAX_INTERVAL_JUMPS {
+            let hour_start = base + k * step;
+            if until_ts.is_some_and(|u| hour_start > u) {
+                return None;
+            }
+            let hour_ok = match hour_limit {
+                None => true,
+                Some(h) => h & (1 << self.zone.to_local(instant(hour_start)?).hour()) != 0,
+            };
+            if hour_ok {
+                let mut bits = minutes;
+                while bits != 0 {
+                    let m = bits.trailing_zeros() as i64;
+                    bits &= bits - 1;
+                    let candidate = hour_start + m * 60 + second as i64;
+                    if candidate >= ts {
+                        return instant(candidate);
+                    }
+                }
+            }
+            k += 1;
+        }
+        None
+    }
+
+    fn minutely_next(
+        &self,
+        t: DateTime<Utc>,
+        until: Option<DateTime<Utc>>,
+        base: i64,
+        step: i64,
+        hour_limit: Option<u32>,
+        minute_limit: Option<u64>,
+    ) -> Option<DateTime<Utc>> {
+        let until_ts = until.map(|u| u.timestamp());
+        let ceil_k = |ts: i64| -> i64 { (ts - base + step - 1).div_euclid(step).max(0) };
+        let mut k = ceil_k(t.timestamp());
+        for _ in 0..MAX_INTERVAL_JUMPS {
+            let candidate = base + k * step;
+            if until_ts.is_some_and(|u| candidate > u) {
+                return None;
+            }
+            if hour_limit.is_none() && minute_limit.is_none() {
+                return instant(candidate);
+            }
+            let local = self.zone.to_local(instant(candidate)?);
+            // When a limit fails, jump to the next wall-clock time that could pass it; no
+            // instant in between can.
+            let jump_to = if hour_limit.is_some_and(|h| h & (1 << local.hour()) == 0) {
+                next_hour_in(local, hour_limit.unwrap_or(ALL_HOURS))
+            } else if minute_limit.is_some_and(|m| m & (1 << local.minute()) == 0) {
+                next_minute_in(local, minute_limit.unwrap_or(u64::MAX))
+            } else {
+                return instant(candidate);
+            };
+            let target = self.zone.to_utc(jump_to).timestamp();
+            k = ceil_k(target).max(k + 1);
+        }
+        None
+    }
+}
+
+fn instant(ts: i64) -> Option<DateTime<Utc>> {
+    DateTime::from_timestamp(ts, 0)
+}
+
+/// Start of the next wall-clock hour (after `local`'s hour) whose hour is in `hours`.
+fn next_hour_in(local: NaiveDateTime, hours: u32) -> NaiveDateTime {
+    let h = local.hour();
+    let later = hours & !((2u32 << h) - 1);
+    let (day, hour) = if later != 0 {
+        (local.date(), later.trailing_zeros())
+    } else {
+        (local.date() + TimeDelta::days(1), hours.trailing_zeros())
+    };
+    NaiveDateTime::new(day, NaiveTime::from_hms_opt(hour, 0, 0).unwrap_or(NaiveTime::MIN))
+}
+
+/// Start of the next wall-clock minute (after `local`'s minute) whose minute is in `minutes`.
+fn next_minute_in(local: NaiveDateTime, minutes: u64) -> NaiveDateTime {
+    let m = local.minute();
+    let later = minutes & !((2u64 << m) - 1);
+    let hour_start = local.date().and_time(NaiveTime::from_hms_opt(local.hour(), 0, 0).unwrap_or(NaiveTime::MIN));
+    if later != 0 {
+        hour_start + TimeDelta::minutes(later.trailing_zeros() as i64)
+    } else {
+        hour_start + TimeDelta::hours(1) + TimeDelta::minutes(minutes.trailing_zeros() as i64)
+    }
+}
+
+impl CalendarPeriod {
+    /// Index of the period that contains `date` (0 for dates before the anchor's period).
+    fn index_containing(&self, date: NaiveDate, interval: u32) -> i64 {
+        let k = match self {
+            CalendarPeriod::Day { anchor } => (date - *anchor).num_days().div_euclid(interval as i64),
+            CalendarPeriod::Week { anchor_monday, .. } => {
+                (date - *anchor_monday).num_days().div_euclid(7 * interval as i64)
+            }
+            CalendarPeriod::Month { anchor_month, .. } => {
+                (month_index(date) - anchor_month).div_euclid(interval as i64)
+            }
+        };
+        k.max(0)
+    }
+
+    /// First day of period `k` and the run days of that period in order.
+    fn days(&self, k: i64, interval: u32) -> (NaiveDate, PeriodDays) {
+        match self {
+            CalendarPeriod::Day { anchor } => {
+                let day = *anchor + TimeDelta::days(k * interval as i64);
+                (day, PeriodDays { first: day, mask: 1 })
+            }
+            CalendarPeriod::Week { anchor_monday, weekdays } => {
+                let monday = *anchor_monday + TimeDelta::days(k * 7 * interval as i64);
+                (monday, PeriodDays { first: monday, mask: *weekdays as u32 })
+            }
+            CalendarPeriod::Month { anchor_month, days, occurrences, default_day } => {
+                let (year, month) = from_month_index(anchor_month + k * interval as i64);
+                let first = NaiveDate::from_ymd_opt(year, month, 1).unwrap_or_default();
+                let mask = if days.is_none() && occurrences.is_none() {
+                    if *default_day <= days_in_month(year, month) {
+                        1 << default_day
+                    } else {
+                        0
+                    }
+                } else {
+                    month_day_mask(year, month, days.as_ref(), occurrences.as_ref())
+                };
+                // Bit d = day d; shift so bit 0 = the 1st.
+                (first, PeriodDays { first, mask: mask >> 1 })
+            }
+        }
+    }
+}
+
+/// Run days of one period: bit i of `mask` = `first` + i days.
+struct PeriodDays {
+    first: NaiveDate,
+    mask: u32,
+}
+
+impl PeriodDays {
+    fn next_day(&mut self) -> Option<NaiveDate> {
+        if self.mask == 0 {
+            return None;
+        }
+        let i = self.mask.trailing_zeros();
+        self.mask &= self.mask - 1;
+        Some(self.first + TimeDelta::days(i as i64))
+    }
+}

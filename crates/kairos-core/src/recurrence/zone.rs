@@ -1,0 +1,102 @@
+//! The time zone a recurrence is evaluated in.
+//!
+//! Azure evaluated every schedule in UTC, and so does Kairos by default; named IANA zones are an
+//! extension. Wall-clock times that do not exist (the spring gap) move to the first valid
+//! instant after the gap; times that exist twice (the autumn overlap) use the first of the two.
+
+use chrono::{DateTime, NaiveDateTime, Offset, TimeZone, Utc};
+use chrono_tz::Tz;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Zone {
+    #[default]
+    Utc,
+    Named(Tz),
+}
+
+impl Zone {
+    /// Parse an IANA name; "UTC" (any case) is the UTC fast path.
+    pub fn parse(name: &str) -> Option<Zone> {
+        if name.eq_ignore_ascii_case("utc") {
+            return Some(Zone::Utc);
+        }
+        name.parse::<Tz>().ok().map(Zone::Named)
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Zone::Utc => "UTC",
+            Zone::Named(tz) => tz.name(),
+        }
+    }
+
+    /// Wall-clock time at instant `t`.
+    #[inline]
+    pub fn to_local(&self, t: DateTime<Utc>) -> NaiveDateTime {
+        match self {
+            Zone::Utc => t.naive_utc(),
+            Zone::Named(tz) => t.with_timezone(tz).naive_local(),
+        }
+    }
+
+    /// The instant of wall-clock time `local`, resolving gaps and overlaps as documented above.
+    #[inline]
+    pub fn to_utc(&self, local: NaiveDateTime) -> DateTime<Utc> {
+        match self {
+            Zone::Utc => local.and_utc(),
+            Zone::Named(tz) => match tz.offset_from_local_datetime(&local) {
+                chrono::LocalResult::Single(o) => (local - o.fix()).and_utc(),
+                chrono::LocalResult::Ambiguous(first, second) => {
+                    let a = (local - first.fix()).and_utc();
+                    let b = (local - second.fix()).and_utc();
+                    a.min(b)
+                }
+                chrono::LocalResult::None => self.first_instant_at_or_after(local),
+            },
+        }
+    }
+
+    /// The first instant whose wall-clock time is at or after `local`: for a time in a gap, the
+    /// moment the clocks jumped. Binary search over ±14 h, the widest UTC offsets in use.
+    fn first_instant_at_or_after(&self, local: NaiveDateTime) -> DateTime<Utc> {
+        let mut lo = local.and_utc().timestamp() - 14 * 3600;
+        let mut hi = local.and_utc().timestamp() + 14 * 3600;
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let at = DateTime::from_timestamp(mid, 0).unwrap_or_default();
+            if self.to_local(at) >= local {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        DateTime::from_timestamp(lo, 0).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    fn local(y: i32, mo: u32, d: u32, h: u32, mi: u32) -> NaiveDateTime {
+        NaiveDate::from_ymd_opt(y, mo, d).unwrap().and_hms_opt(h, mi, 0).unwrap()
+    }
+
+    fn check(zone: &str, wall: NaiveDateTime, expected_utc: &str) {
+        let z = Zone::parse(zone).unwrap();
+        assert_eq!(crate::iso8601::format_datetime(&z.to_utc(wall)), expected_utc, "{zone} {wall}");
+    }
+
+    #[test]
+    fn gaps_move_forward_and_overlaps_take_the_first() {
+        check("UTC", local(2030, 3, 31, 2, 30), "2030-03-31T02:30:00Z");
+        check("Europe/Berlin", local(2030, 1, 15, 8, 0), "2030-01-15T07:00:00Z");
+        // Spring gap: 02:30 does not exist; clocks jump 02:00 CET -> 03:00 CEST at 01:00 UTC.
+        check("Europe/Berlin", local(2030, 3, 31, 2, 30), "2030-03-31T01:00:00Z");
+        // Autumn overlap: 02:30 happens at 00:30 UTC (CEST) and 01:30 UTC (CET).
+        check("Europe/Berlin", local(2030, 10, 27, 2, 30), "2030-10-27T00:30:00Z");
+        // Lord Howe shifts by 30 minutes: 02:00 -> 02:30 on the first Sunday of October.
+        check("Australia/Lord_Howe", local(2030, 10, 6, 2, 15), "2030-10-05T15:30:00Z");
+    }
+}

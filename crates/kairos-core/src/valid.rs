@@ -1,0 +1,158 @@
+//! Validated job types: what the recurrence math and the engine work with.
+//!
+//! A value of these types has passed every rule of `crate::validate`; the recurrence engine and
+//! the runner never re-check. Sets of hours, minutes and days are bit masks, both because that
+//! is what the math wants (next set bit) and because it makes duplicates impossible.
+
+use crate::model::{BrokeredMessageProperties, JobState, RecurrenceFrequency, Secret};
+use chrono::{DateTime, Utc};
+use std::time::Duration;
+
+/// The timing part of a job: enough to compute its occurrences.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidSchedule {
+    /// Truncated to whole seconds.
+    pub start_time: Option<DateTime<Utc>>,
+    pub recurrence: Option<Recurrence>,
+    pub state: JobState,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recurrence {
+    pub frequency: RecurrenceFrequency,
+    pub interval: u32,
+    pub count: Option<u64>,
+    pub end_time: Option<DateTime<Utc>>,
+    pub schedule: Schedule,
+}
+
+/// `JobRecurrenceSchedule` as sets. `None` = the field was not given (defaults apply, §9.3).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Schedule {
+    /// Bit m set = minute m (0..59).
+    pub minutes: Option<u64>,
+    /// Bit h set = hour h (0..23).
+    pub hours: Option<u32>,
+    /// Bit 0 = Monday … bit 6 = Sunday.
+    pub week_days: Option<u8>,
+    pub month_days: Option<MonthDays>,
+    pub monthly_occurrences: Option<MonthlyOccurrences>,
+}
+
+impl Schedule {
+    pub fn is_empty(&self) -> bool {
+        *self == Schedule::default()
+    }
+}
+
+/// `monthDays`: bit d of `positive` = day d; bit n of `negative` = the n-th day from the end
+/// (`-1` = last day).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MonthDays {
+    pub positive: u32,
+    pub negative: u32,
+}
+
+/// `monthlyOccurrences`, one `u16` per weekday (index 0 = Monday): bit 0 = every such weekday,
+/// bits 1..=5 = the 1st..5th, bits 6..=10 = the last..5th from the end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MonthlyOccurrences(pub [u16; 7]);
+
+impl MonthlyOccurrences {
+    pub const EVERY: u16 = 1;
+
+    pub fn bit_for(occurrence: Option<i8>) -> u16 {
+        match occurrence {
+            None => Self::EVERY,
+            Some(n) if n > 0 => 1 << n,
+            Some(n) => 1 << (5 + n.unsigned_abs()),
+        }
+    }
+}
+
+/// A fully validated job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidJob {
+    pub schedule: ValidSchedule,
+    pub action: Action,
+}
+
+/// An action with its resolved retry policy. An error action's policy is its own when given,
+/// otherwise the main action's (spec §7.1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Action {
+    pub kind: ActionKind,
+    pub retry: Retry,
+    pub error_action: Option<Box<Action>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ActionKind {
+    Http(HttpAction),
+    StorageQueue(StorageQueueAction),
+    ServiceBusQueue(ServiceBusAction),
+    ServiceBusTopic(ServiceBusAction),
+    Notification(NotificationAction),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpAction {
+    pub uri: url::Url,
+    pub method: String,
+    pub body: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub authentication: Option<HttpAuth>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum HttpAuth {
+    Basic { username: String, password: Secret },
+    ClientCertificate { pfx: Secret, password: Secret },
+    ActiveDirectoryOAuth { tenant: String, audience: String, client_id: String, secret: Secret },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StorageQueueAction {
+    pub storage_account: String,
+    pub queue_name: String,
+    pub sas_token: Secret,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServiceBusAction {
+    pub namespace: String,
+    /// The queue name or topic path.
+    pub entity: String,
+    pub sas_key_name: String,
+    pub sas_key: Secret,
+    pub message: String,
+    pub brokered_message_properties: Option<BrokeredMessageProperties>,
+    pub custom_message_properties: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotificationAction {
+    pub title: Option<String>,
+    pub body: Option<String>,
+}
+
+/// What happens after a failed attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retry {
+    None,
+    Fixed { interval: Duration, count: u32 },
+}
+
+impl Retry {
+    /// Azure's default when no policy is given: four more attempts, 30 seconds apart (§7).
+    pub const DEFAULT: Retry = Retry::Fixed { interval: Duration::from_secs(30), count: 4 };
+
+    /// How many retries follow a failed first attempt.
+    pub fn count(&self) -> u32 {
+        match self {
+            Retry::None => 0,
+            Retry::Fixed { count, .. } => *count,
+        }
+    }
+}

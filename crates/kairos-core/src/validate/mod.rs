@@ -1,0 +1,90 @@
+//! Validation: wire types in, validated types out, every problem reported with its field path.
+//!
+//! Rules come from spec §5, §7, §8, §9.3, §9.5, §11 and §14.3; choices where the sources are
+//! silent are in docs/semantics.md. All problems are collected, not just the first, so the UI can
+//! mark every bad field at once.
+
+mod action;
+mod recurrence;
+
+use crate::error::{FieldError, ValidationErrors};
+use crate::model::{JobProperties, JobState};
+use crate::valid::{ValidJob, ValidSchedule};
+use chrono::{DateTime, Months, Utc};
+
+/// How far ahead a start time may be (spec §9.5: "time to start time", 18 months).
+pub const MAX_MONTHS_TO_START: u32 = 18;
+
+/// Collects problems as validation walks the document.
+#[derive(Debug, Default)]
+pub(crate) struct Problems(Vec<FieldError>);
+
+impl Problems {
+    pub(crate) fn add(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.0.push(FieldError::bad_request(path, message));
+    }
+
+    fn finish<T>(self, value: Option<T>) -> Result<T, ValidationErrors> {
+        match (ValidationErrors::from_vec(self.0), value) {
+            (Some(errors), _) => Err(errors),
+            (None, Some(v)) => Ok(v),
+            // A rule returned no value without saying why; never leave the caller without one.
+            (None, None) => Err(FieldError::bad_request("properties", "the job definition is invalid").into()),
+        }
+    }
+}
+
+/// Validate a whole job: the action is required.
+pub fn validate_job(props: &JobProperties, now: DateTime<Utc>) -> Result<ValidJob, ValidationErrors> {
+    let mut problems = Problems::default();
+    let schedule = check_schedule(props, now, &mut problems);
+    let action = match &props.action {
+        Some(a) => action::check_action(a, "properties.action", true, &mut problems),
+        None => {
+            problems.add("properties.action", "is required");
+            None
+        }
+    };
+    let job = match (schedule, action) {
+        (Some(schedule), Some(action)) => Some(ValidJob { schedule, action }),
+        _ => None,
+    };
+    problems.finish(job)
+}
+
+/// Validate what decides when a job runs. An action, when present, is validated too, but it may
+/// be absent: `kairos preview` and the schedule builder work on schedules alone.
+pub fn validate_schedule(props: &JobProperties, now: DateTime<Utc>) -> Result<ValidSchedule, ValidationErrors> {
+    let mut problems = Problems::default();
+    let schedule = check_schedule(props, now, &mut problems);
+    if let Some(a) = &props.action {
+        action::check_action(a, "properties.action", true, &mut problems);
+    }
+    problems.finish(schedule)
+}
+
+fn check_schedule(props: &JobProperties, now: DateTime<Utc>, problems: &mut Problems) -> Option<ValidSchedule> {
+    let start_time = props.start_time.map(truncate_to_second);
+    if let (Some(start), Some(limit)) = (start_time, now.checked_add_months(Months::new(MAX_MONTHS_TO_START))) {
+        if start > limit {
+            problems.add(
+                "properties.startTime",
+                format!(
+                    "must be at most {MAX_MONTHS_TO_START} months ahead (no later than {}); got {}",
+                    crate::iso8601::format_datetime(&limit),
+                    crate::iso8601::format_datetime(&start)
+                ),
+            );
+        }
+    }
+    let recurrence = match &props.recurrence {
+        Some(r) => Some(recurrence::check_recurrence(r, "properties.recurrence", problems)?),
+        None => None,
+    };
+    Some(ValidSchedule { start_time, recurrence, state: props.state.unwrap_or(JobState::Enabled) })
+}
+
+/// Occurrences are whole seconds: sub-second parts of input times are dropped.
+pub fn truncate_to_second(t: DateTime<Utc>) -> DateTime<Utc> {
+    DateTime::from_timestamp(t.timestamp(), 0).unwrap_or(t)
+}

@@ -1,0 +1,155 @@
+//! Recurrence rules (spec §5.5, §9.3, §9.5, §11).
+
+use super::Problems;
+use crate::model::{JobRecurrence, JobRecurrenceSchedule, RecurrenceFrequency};
+use crate::valid::{MonthDays, MonthlyOccurrences, Recurrence, Schedule};
+
+/// Largest interval per frequency (spec §9.5): 18 months, 78 weeks, 548 days, 1000 otherwise.
+pub fn max_interval(frequency: RecurrenceFrequency) -> i64 {
+    match frequency {
+        RecurrenceFrequency::Month => 18,
+        RecurrenceFrequency::Week => 78,
+        RecurrenceFrequency::Day => 548,
+        RecurrenceFrequency::Hour | RecurrenceFrequency::Minute => 1000,
+    }
+}
+
+pub(super) fn check_recurrence(r: &JobRecurrence, path: &str, problems: &mut Problems) -> Option<Recurrence> {
+    let before = problems.0.len();
+    let frequency = r.frequency;
+    if frequency.is_none() {
+        problems.add(
+            format!("{path}.frequency"),
+            format!("is required when recurrence is given; use {}", RecurrenceFrequency::expected()),
+        );
+    }
+    let interval = r.interval.unwrap_or(1);
+    if let Some(f) = frequency {
+        let max = max_interval(f);
+        if !(1..=max).contains(&interval) {
+            problems.add(
+                format!("{path}.interval"),
+                format!("must be between 1 and {max} for frequency {f}; got {interval}"),
+            );
+        }
+    }
+    if let Some(count) = r.count {
+        if count < 1 {
+            problems.add(format!("{path}.count"), format!("must be at least 1; got {count}"));
+        }
+    }
+    let schedule = match &r.schedule {
+        Some(s) => check_schedule(s, frequency, &format!("{path}.schedule"), problems),
+        None => Schedule::default(),
+    };
+    if problems.0.len() > before {
+        return None;
+    }
+    Some(Recurrence {
+        frequency: frequency?,
+        interval: interval as u32,
+        count: r.count.map(|c| c as u64),
+        end_time: r.end_time.map(super::truncate_to_second),
+        schedule,
+    })
+}
+
+fn check_schedule(
+    s: &JobRecurrenceSchedule,
+    frequency: Option<RecurrenceFrequency>,
+    path: &str,
+    problems: &mut Problems,
+) -> Schedule {
+    let mut out = Schedule::default();
+    let freq_name = frequency.map(|f| f.as_str()).unwrap_or("(none)");
+
+    if let Some(minutes) = non_empty(&s.minutes) {
+        out.minutes = Some(mask_of(minutes, 0, 59, &format!("{path}.minutes"), "minutes", problems) as u64);
+    }
+    if let Some(hours) = non_empty(&s.hours) {
+        out.hours = Some(mask_of(hours, 0, 23, &format!("{path}.hours"), "hours", problems) as u32);
+    }
+    if let Some(days) = non_empty(&s.week_days) {
+        if frequency != Some(RecurrenceFrequency::Week) {
+            problems.add(
+                format!("{path}.weekDays"),
+                format!("can only be used with frequency Week; the frequency is {freq_name}"),
+            );
+        } else if days.len() > 7 {
+            problems.add(format!("{path}.weekDays"), format!("may list at most 7 days; got {}", days.len()));
+        }
+        out.week_days = Some(days.iter().fold(0u8, |m, d| m | 1 << d.to_chrono().num_days_from_monday()));
+    }
+    if let Some(days) = non_empty(&s.month_days) {
+        if frequency != Some(RecurrenceFrequency::Month) {
+            problems.add(
+                format!("{path}.monthDays"),
+                format!("can only be used with frequency Month; the frequency is {freq_name}"),
+            );
+        }
+        let mut md = MonthDays::default();
+        for (i, &d) in days.iter().enumerate() {
+            match d {
+                1..=31 => md.positive |= 1 << d,
+                -31..=-1 => md.negative |= 1 << (-d),
+                _ => problems.add(
+                    format!("{path}.monthDays[{i}]"),
+                    format!("must be between 1 and 31, or between -31 and -1 to count from the month's end (-1 = last day); got {d}"),
+                ),
+            }
+        }
+        out.month_days = Some(md);
+    }
+    if let Some(occurrences) = non_empty(&s.monthly_occurrences) {
+        if frequency != Some(RecurrenceFrequency::Month) {
+            problems.add(
+                format!("{path}.monthlyOccurrences"),
+                format!("can only be used with frequency Month; the frequency is {freq_name}"),
+            );
+        }
+        let mut mo = MonthlyOccurrences::default();
+        for (i, o) in occurrences.iter().enumerate() {
+            let item = format!("{path}.monthlyOccurrences[{i}]");
+            let Some(day) = o.day else {
+                problems.add(format!("{item}.day"), "is required (Monday … Sunday)");
+                continue;
+            };
+            match o.occurrence {
+                None => {}
+                Some(n @ (1..=5 | -5..=-1)) => {
+                    let idx = day.to_chrono().num_days_from_monday() as usize;
+                    mo.0[idx] |= MonthlyOccurrences::bit_for(Some(n as i8));
+                    continue;
+                }
+                Some(n) => {
+                    problems.add(
+                        format!("{item}.Occurrence"),
+                        format!("must be 1 to 5 (first … fifth) or -1 to -5 (last … fifth from the end), or omitted for every {day}; got {n}"),
+                    );
+                    continue;
+                }
+            }
+            let idx = day.to_chrono().num_days_from_monday() as usize;
+            mo.0[idx] |= MonthlyOccurrences::EVERY;
+        }
+        out.monthly_occurrences = Some(mo);
+    }
+    out
+}
+
+/// An empty list means the same as an absent one: no constraint given.
+fn non_empty<T>(list: &Option<Vec<T>>) -> Option<&[T]> {
+    list.as_deref().filter(|l| !l.is_empty())
+}
+
+fn mask_of(values: &[i64], min: i64, max: i64, path: &str, what: &str, problems: &mut Problems) -> u128 {
+    let mut mask = 0u128;
+    for (i, &v) in values.iter().enumerate() {
+        if (min..=max).contains(&v) {
+            mask |= 1 << v;
+        } else {
+            problems.add(format!("{path}[{i}]"), format!("{what} must be between {min} and {max}; got {v}"));
+        }
+    }
+    mask
+}
