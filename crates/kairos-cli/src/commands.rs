@@ -1,0 +1,115 @@
+//! The `preview` and `validate` commands: read input, call the core, shape the output.
+
+use chrono::{DateTime, Utc};
+use clap::Args;
+use kairos_core::document::parse_job_document;
+use kairos_core::iso8601;
+use kairos_core::preview::preview_schedule;
+use kairos_core::recurrence::Zone;
+use kairos_core::validate::{validate_job, validate_schedule};
+use kairos_core::{FieldError, ValidationErrors};
+use serde_json::{json, Value};
+use std::io::Read;
+use std::process::ExitCode;
+
+/// Exit code for bad input and usage mistakes.
+const EXIT_BAD_INPUT: u8 = 2;
+/// The most occurrences one preview prints.
+const MAX_PREVIEW_COUNT: usize = 100_000;
+
+#[derive(Debug, Args)]
+pub struct PreviewArgs {
+    /// Current time and the job's creation time (RFC 3339); default: the real current time.
+    #[arg(long)]
+    now: Option<String>,
+    /// How many occurrences to print.
+    #[arg(long, default_value = "10")]
+    count: String,
+    /// A job definition file, or - for standard input.
+    file: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Current time (RFC 3339), for the "at most 18 months ahead" rule; default: now.
+    #[arg(long)]
+    now: Option<String>,
+    /// A job definition file, or - for standard input.
+    file: String,
+}
+
+pub fn preview(args: &PreviewArgs) -> Result<String, ValidationErrors> {
+    let now = parse_now(args.now.as_deref())?;
+    let count = parse_count(&args.count)?;
+    let props = parse_job_document(&read_input(&args.file)?)?;
+    let schedule = validate_schedule(&props, now)?;
+    let occurrences: Vec<String> =
+        preview_schedule(&schedule, now, count, Zone::Utc).iter().map(iso8601::format_datetime).collect();
+    Ok(json!({ "occurrences": occurrences }).to_string())
+}
+
+pub fn validate(args: &ValidateArgs) -> Result<String, ValidationErrors> {
+    let now = parse_now(args.now.as_deref())?;
+    let props = parse_job_document(&read_input(&args.file)?)?;
+    validate_job(&props, now)?;
+    // Echo the canonical form: secrets are write-only and never serialized.
+    let canonical = serde_json::to_value(&props).unwrap_or(Value::Null);
+    Ok(json!({ "valid": true, "properties": canonical }).to_string())
+}
+
+fn parse_now(now: Option<&str>) -> Result<DateTime<Utc>, ValidationErrors> {
+    match now {
+        None => Ok(Utc::now()),
+        Some(text) => iso8601::parse_datetime(text).ok_or_else(|| {
+            FieldError::bad_request("--now", format!("'{text}' is not a date-time; use RFC 3339 such as 2030-01-01T08:00:00Z"))
+                .into()
+        }),
+    }
+}
+
+fn parse_count(text: &str) -> Result<usize, ValidationErrors> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n <= MAX_PREVIEW_COUNT => Ok(n),
+        _ => Err(FieldError::bad_request(
+            "--count",
+            format!("must be a whole number between 0 and {MAX_PREVIEW_COUNT}; got '{text}'"),
+        )
+        .into()),
+    }
+}
+
+fn read_input(file: &str) -> Result<String, ValidationErrors> {
+    let mut text = String::new();
+    let result = if file == "-" {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(file).map(|t| text = t)
+    };
+    result.map_err(|e| {
+        let source = if file == "-" { "standard input".to_string() } else { format!("'{file}'") };
+        ValidationErrors::from(FieldError::bad_request("", format!("cannot read {source}: {e}")))
+    })?;
+    Ok(text)
+}
+
+/// Print the ARM error body on stderr and exit 2.
+pub fn report(error: &ValidationErrors) -> ExitCode {
+    eprintln!("{}", error.to_arm_error());
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+/// Help and version go to stdout with exit 0; every other usage mistake is bad input.
+pub fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+        let _ = e.print();
+        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            ExitCode::from(EXIT_BAD_INPUT)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    let message = e.render().to_string();
+    let first_line = message.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: ").to_string();
+    report(&FieldError::bad_request("", first_line).into())
+}

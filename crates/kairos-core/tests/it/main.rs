@@ -1,0 +1,5 @@
+//! Integration tests of kairos-core: one binary, one module per area, each with its `check`.
+
+mod model;
+mod recurrence;
+mod validation;
