@@ -324,3 +324,78 @@ fn stepping_agrees_with_iteration() {
         assert_eq!(series.first_at_or_after(pair[0] + chrono::TimeDelta::seconds(1)), Some(pair[1]));
     }
 }
+
+mod properties {
+    //! Whatever the rule, the engine never emits a time twice, never goes backwards, never runs
+    //! before the job may start, and stepping agrees with iteration.
+
+    use chrono::{DateTime, TimeDelta, Utc};
+    use kairos_core::model::{JobState, RecurrenceFrequency};
+    use kairos_core::recurrence::{Series, Zone};
+    use kairos_core::valid::{MonthDays, MonthlyOccurrences, Recurrence, Schedule, ValidSchedule};
+    use proptest::prelude::*;
+
+    fn frequency() -> impl Strategy<Value = RecurrenceFrequency> {
+        prop::sample::select(RecurrenceFrequency::ALL.to_vec())
+    }
+
+    fn schedule_for(f: RecurrenceFrequency) -> impl Strategy<Value = Schedule> {
+        (
+            prop::option::of(1u64..(1 << 60)),
+            prop::option::of(1u32..(1 << 24)),
+            prop::option::of(1u8..(1 << 7)),
+            prop::option::of((0u32..u32::MAX, 0u32..u32::MAX)),
+            prop::option::of(prop::array::uniform7(0u16..(1 << 11))),
+        )
+            .prop_map(move |(minutes, hours, week, month_days, occ)| Schedule {
+                minutes,
+                hours,
+                week_days: week.filter(|_| f == RecurrenceFrequency::Week),
+                month_days: month_days
+                    .filter(|_| f == RecurrenceFrequency::Month)
+                    .map(|(p, n)| MonthDays { positive: p & !1, negative: n & !1 })
+                    .filter(|m| m.positive | m.negative != 0),
+                monthly_occurrences: occ
+                    .filter(|_| f == RecurrenceFrequency::Month)
+                    .map(MonthlyOccurrences),
+            })
+    }
+
+    fn job() -> impl Strategy<Value = (ValidSchedule, DateTime<Utc>, Zone)> {
+        let zones = prop::sample::select(vec!["UTC", "Europe/Berlin", "Australia/Lord_Howe", "America/Sao_Paulo"]);
+        (frequency(), 1u32..40, prop::option::of(0i64..200_000_000), 0i64..200_000_000, zones)
+            .prop_flat_map(|(f, interval, start, now, zone)| {
+                (Just((f, interval, start, now, zone)), schedule_for(f), prop::option::of(1u64..30))
+            })
+            .prop_map(|((f, interval, start, now, zone), schedule, count)| {
+                let base = 1_893_456_000; // 2030-01-01
+                let at = |s: i64| DateTime::from_timestamp(base + s, 0).unwrap();
+                let valid = ValidSchedule {
+                    start_time: start.map(at),
+                    recurrence: Some(Recurrence { frequency: f, interval, count, end_time: None, schedule }),
+                    state: JobState::Enabled,
+                };
+                (valid, at(now), Zone::parse(zone).unwrap())
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn ordered_unique_and_consistent((schedule, now, zone) in job()) {
+            let series = Series::new(&schedule, now, zone);
+            let runs: Vec<_> = series.iter().take(30).collect();
+            let not_before = schedule.start_time.map_or(now, |s| s.max(now));
+            for (i, run) in runs.iter().enumerate() {
+                prop_assert!(*run >= not_before, "run {run} before {not_before}");
+                if i > 0 {
+                    prop_assert!(runs[i - 1] < *run, "not strictly increasing: {} then {}", runs[i - 1], run);
+                    prop_assert_eq!(series.first_at_or_after(runs[i - 1] + TimeDelta::seconds(1)), Some(*run));
+                }
+            }
+            if let Some(c) = series.count() {
+                prop_assert!(runs.len() as u64 <= c);
+            }
+        }
+    }
+}
