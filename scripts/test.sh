@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Set up and run every test of Kairos on a fresh Debian/Ubuntu machine with Rust, Node and Python.
+# Usage: bash scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# One shared target dir outside the clone, so repeated runs (and CI) do not rebuild the world.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/kairos-target}"
+
+if cargo nextest --version >/dev/null 2>&1; then
+  cargo nextest run --workspace --all-targets --no-fail-fast
+else
+  cargo test --workspace --all-targets --no-fail-fast
+fi
