@@ -65,7 +65,7 @@ pub fn validate_schedule(props: &JobProperties, now: DateTime<Utc>) -> Result<Va
 
 fn check_schedule(props: &JobProperties, now: DateTime<Utc>, problems: &mut Problems) -> Option<ValidSchedule> {
     let start_time = props.start_time.map(truncate_to_second);
-    if let (Some(start), Some(limit)) = (start_time, now.checked_add_months(Months::new(MAX_MONTHS_TO_START))) {
+    if let (Some(start), Some(limit)) = (start_time, truncate_to_second(now).checked_add_months(Months::new(MAX_MONTHS_TO_START))) {
         if start > limit {
             problems.add(
                 "properties.startTime",
