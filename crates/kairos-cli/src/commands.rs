@@ -43,8 +43,10 @@ pub fn preview(args: &PreviewArgs) -> Result<String, ValidationErrors> {
     let count = parse_count(&args.count)?;
     let props = parse_job_document(&read_input(&args.file)?)?;
     let schedule = validate_schedule(&props, now)?;
-    let occurrences: Vec<String> =
-        preview_schedule(&schedule, now, count, Zone::Utc).iter().map(iso8601::format_datetime).collect();
+    let occurrences: Vec<String> = preview_schedule(&schedule, now, count, Zone::Utc)
+        .iter()
+        .map(iso8601::format_datetime)
+        .collect();
     Ok(json!({ "occurrences": occurrences }).to_string())
 }
 
@@ -61,8 +63,11 @@ fn parse_now(now: Option<&str>) -> Result<DateTime<Utc>, ValidationErrors> {
     match now {
         None => Ok(Utc::now()),
         Some(text) => iso8601::parse_datetime(text).ok_or_else(|| {
-            FieldError::bad_request("--now", format!("'{text}' is not a date-time; use RFC 3339 such as 2030-01-01T08:00:00Z"))
-                .into()
+            FieldError::bad_request(
+                "--now",
+                format!("'{text}' is not a date-time; use RFC 3339 such as 2030-01-01T08:00:00Z"),
+            )
+            .into()
         }),
     }
 }
@@ -86,8 +91,15 @@ fn read_input(file: &str) -> Result<String, ValidationErrors> {
         std::fs::read_to_string(file).map(|t| text = t)
     };
     result.map_err(|e| {
-        let source = if file == "-" { "standard input".to_string() } else { format!("'{file}'") };
-        ValidationErrors::from(FieldError::bad_request("", format!("cannot read {source}: {e}")))
+        let source = if file == "-" {
+            "standard input".to_string()
+        } else {
+            format!("'{file}'")
+        };
+        ValidationErrors::from(FieldError::bad_request(
+            "",
+            format!("cannot read {source}: {e}"),
+        ))
     })?;
     Ok(text)
 }
@@ -101,7 +113,12 @@ pub fn report(error: &ValidationErrors) -> ExitCode {
 /// Help and version go to stdout with exit 0; every other usage mistake is bad input.
 pub fn usage_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
-    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
         let _ = e.print();
         return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
             ExitCode::from(EXIT_BAD_INPUT)
@@ -110,6 +127,11 @@ pub fn usage_error(e: clap::Error) -> ExitCode {
         };
     }
     let message = e.render().to_string();
-    let first_line = message.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: ").to_string();
+    let first_line = message
+        .lines()
+        .next()
+        .unwrap_or("invalid arguments")
+        .trim_start_matches("error: ")
+        .to_string();
     report(&FieldError::bad_request("", first_line).into())
 }

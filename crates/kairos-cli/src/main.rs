@@ -9,7 +9,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
-#[command(name = "kairos", version, about = "Kairos: Azure Scheduler jobs on your own machine")]
+#[command(
+    name = "kairos",
+    version,
+    about = "Kairos: Azure Scheduler jobs on your own machine"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -32,7 +32,10 @@ enum Expect<'a> {
     Stdout(&'a str),
     /// Exit 2, nothing on stdout, an ARM error on stderr whose message contains the text and
     /// whose target (when given) is the field.
-    Error { target: Option<&'a str>, contains: &'a str },
+    Error {
+        target: Option<&'a str>,
+        contains: &'a str,
+    },
 }
 
 fn check(name: &str, args: &[&str], stdin: Option<&str>, expect: Expect) {
@@ -42,18 +45,30 @@ fn check(name: &str, args: &[&str], stdin: Option<&str>, expect: Expect) {
     match expect {
         Expect::Stdout(json) => {
             assert_eq!(out.status.code(), Some(0), "{name}: stderr {stderr}");
-            let got: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{name}: stdout {stdout:?}: {e}"));
+            let got: Value = serde_json::from_str(&stdout)
+                .unwrap_or_else(|e| panic!("{name}: stdout {stdout:?}: {e}"));
             let want: Value = serde_json::from_str(json).unwrap();
             assert_eq!(got, want, "{name}");
         }
         Expect::Error { target, contains } => {
-            assert_eq!(out.status.code(), Some(2), "{name}: stdout {stdout} stderr {stderr}");
-            assert!(stdout.trim().is_empty(), "{name}: nothing on stdout, got {stdout}");
-            let body: Value = serde_json::from_str(stderr.trim()).unwrap_or_else(|e| panic!("{name}: stderr {stderr:?}: {e}"));
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{name}: stdout {stdout} stderr {stderr}"
+            );
+            assert!(
+                stdout.trim().is_empty(),
+                "{name}: nothing on stdout, got {stdout}"
+            );
+            let body: Value = serde_json::from_str(stderr.trim())
+                .unwrap_or_else(|e| panic!("{name}: stderr {stderr:?}: {e}"));
             let code = body["error"]["code"].as_str().unwrap_or_default();
             assert_eq!(code, "BadRequest", "{name}: {body}");
             let message = body["error"]["message"].as_str().unwrap_or_default();
-            assert!(message.contains(contains), "{name}: message {message:?} lacks {contains:?}");
+            assert!(
+                message.contains(contains),
+                "{name}: message {message:?} lacks {contains:?}"
+            );
             if let Some(t) = target {
                 assert_eq!(body["error"]["target"].as_str(), Some(t), "{name}: {body}");
             }
@@ -65,15 +80,28 @@ fn check(name: &str, args: &[&str], stdin: Option<&str>, expect: Expect) {
 fn preview_contract() {
     check(
         "docs excerpt with comments and trailing commas, from a file",
-        &["preview", "--now", "2030-08-01T00:00:00Z", "--count", "4", &example("weekly-mwf.jsonc")],
+        &[
+            "preview",
+            "--now",
+            "2030-08-01T00:00:00Z",
+            "--count",
+            "4",
+            &example("weekly-mwf.jsonc"),
+        ],
         None,
-        Expect::Stdout(r#"{"occurrences": ["2030-08-05T10:00:00Z", "2030-08-05T22:00:00Z", "2030-08-07T10:00:00Z", "2030-08-07T22:00:00Z"]}"#),
+        Expect::Stdout(
+            r#"{"occurrences": ["2030-08-05T10:00:00Z", "2030-08-05T22:00:00Z", "2030-08-07T10:00:00Z", "2030-08-07T22:00:00Z"]}"#,
+        ),
     );
     check(
         "ARM form on stdin, default count 10, fewer when count ends the job",
         &["preview", "--now", "2030-01-01T00:00:00Z", "-"],
-        Some(r#"{"properties": {"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Hour", "interval": 6, "count": 3}}}"#),
-        Expect::Stdout(r#"{"occurrences": ["2030-01-01T08:00:00Z", "2030-01-01T14:00:00Z", "2030-01-01T20:00:00Z"]}"#),
+        Some(
+            r#"{"properties": {"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Hour", "interval": 6, "count": 3}}}"#,
+        ),
+        Expect::Stdout(
+            r#"{"occurrences": ["2030-01-01T08:00:00Z", "2030-01-01T14:00:00Z", "2030-01-01T20:00:00Z"]}"#,
+        ),
     );
     check(
         "default count is 10",
@@ -86,75 +114,163 @@ fn preview_contract() {
     );
     check(
         "last Friday of the month at 05:15",
-        &["preview", "--now", "2030-01-01T00:00:00Z", "--count", "3", &example("last-friday.json")],
+        &[
+            "preview",
+            "--now",
+            "2030-01-01T00:00:00Z",
+            "--count",
+            "3",
+            &example("last-friday.json"),
+        ],
         None,
-        Expect::Stdout(r#"{"occurrences": ["2030-01-25T05:15:00Z", "2030-02-22T05:15:00Z", "2030-03-29T05:15:00Z"]}"#),
+        Expect::Stdout(
+            r#"{"occurrences": ["2030-01-25T05:15:00Z", "2030-02-22T05:15:00Z", "2030-03-29T05:15:00Z"]}"#,
+        ),
     );
     check(
         "--now is the creation time: a one-time job without startTime runs then",
         &["preview", "--now", "2030-05-05T05:05:05Z", "-"],
-        Some(r#"{"action": {"type": "Http", "request": {"uri": "http://127.0.0.1/", "method": "GET"}}}"#),
+        Some(
+            r#"{"action": {"type": "Http", "request": {"uri": "http://127.0.0.1/", "method": "GET"}}}"#,
+        ),
         Expect::Stdout(r#"{"occurrences": ["2030-05-05T05:05:05Z"]}"#),
     );
     check(
         "invalid field: exit 2, path and rule",
         &["preview", "--now", "2030-01-01T00:00:00Z", "-"],
         Some(r#"{"recurrence": {"frequency": "Day", "schedule": {"minutes": [0, 15, 60]}}}"#),
-        Expect::Error { target: Some("properties.recurrence.schedule.minutes[2]"), contains: "between 0 and 59" },
+        Expect::Error {
+            target: Some("properties.recurrence.schedule.minutes[2]"),
+            contains: "between 0 and 59",
+        },
     );
     check(
         "weekDays with a Day frequency",
         &["preview", "--now", "2030-01-01T00:00:00Z", "-"],
         Some(r#"{"recurrence": {"frequency": "Day", "schedule": {"weekDays": ["Monday"]}}}"#),
-        Expect::Error { target: Some("properties.recurrence.schedule.weekDays"), contains: "only be used with frequency Week" },
+        Expect::Error {
+            target: Some("properties.recurrence.schedule.weekDays"),
+            contains: "only be used with frequency Week",
+        },
     );
     check(
         "not JSON",
         &["preview", "-"],
         Some("{\"recurrence\": {\"frequency\": }"),
-        Expect::Error { target: None, contains: "not valid JSON (line 1" },
+        Expect::Error {
+            target: None,
+            contains: "not valid JSON (line 1",
+        },
     );
-    check("bad --now", &["preview", "--now", "soon", "-"], Some("{}"), Expect::Error { target: Some("--now"), contains: "not a date-time" });
-    check("bad --count", &["preview", "--count", "-3", "-"], Some("{}"), Expect::Error { target: None, contains: "" });
+    check(
+        "bad --now",
+        &["preview", "--now", "soon", "-"],
+        Some("{}"),
+        Expect::Error {
+            target: Some("--now"),
+            contains: "not a date-time",
+        },
+    );
+    check(
+        "bad --count",
+        &["preview", "--count", "-3", "-"],
+        Some("{}"),
+        Expect::Error {
+            target: None,
+            contains: "",
+        },
+    );
     check(
         "missing file",
         &["preview", "/nonexistent/job.json"],
         None,
-        Expect::Error { target: None, contains: "cannot read '/nonexistent/job.json'" },
+        Expect::Error {
+            target: None,
+            contains: "cannot read '/nonexistent/job.json'",
+        },
     );
-    check("unknown command", &["frobnicate"], None, Expect::Error { target: None, contains: "frobnicate" });
+    check(
+        "unknown command",
+        &["frobnicate"],
+        None,
+        Expect::Error {
+            target: None,
+            contains: "frobnicate",
+        },
+    );
 }
 
 #[test]
 fn validate_contract() {
-    let out = kairos(&["validate", "--now", "2029-12-01T00:00:00Z", &example("last-friday.json")], None);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = kairos(
+        &[
+            "validate",
+            "--now",
+            "2029-12-01T00:00:00Z",
+            &example("last-friday.json"),
+        ],
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(!stdout.contains("never-printed"), "secrets never come back out: {stdout}");
+    assert!(
+        !stdout.contains("never-printed"),
+        "secrets never come back out: {stdout}"
+    );
     let body: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(body["valid"], true);
     let props = &body["properties"];
-    assert_eq!(props["action"]["retryPolicy"]["retryInterval"], "PT1M", "ISO 8601 out");
-    assert_eq!(props["action"]["request"]["authentication"]["username"], "ops");
-    assert_eq!(props["action"]["request"]["authentication"]["type"], "Basic");
-    assert_eq!(props["recurrence"]["schedule"]["monthlyOccurrences"][0]["Occurrence"], -1);
+    assert_eq!(
+        props["action"]["retryPolicy"]["retryInterval"], "PT1M",
+        "ISO 8601 out"
+    );
+    assert_eq!(
+        props["action"]["request"]["authentication"]["username"],
+        "ops"
+    );
+    assert_eq!(
+        props["action"]["request"]["authentication"]["type"],
+        "Basic"
+    );
+    assert_eq!(
+        props["recurrence"]["schedule"]["monthlyOccurrences"][0]["Occurrence"],
+        -1
+    );
 
     check(
         "validate needs an action",
         &["validate", "--now", "2030-01-01T00:00:00Z", "-"],
         Some(r#"{"startTime": "2030-01-01T00:00:00Z"}"#),
-        Expect::Error { target: Some("properties.action"), contains: "required" },
+        Expect::Error {
+            target: Some("properties.action"),
+            contains: "required",
+        },
     );
     check(
         "start time more than 18 months ahead",
         &["validate", "--now", "2030-01-01T00:00:00Z", "-"],
-        Some(r#"{"startTime": "2031-07-01T00:00:01Z", "action": {"type": "Http", "request": {"uri": "http://127.0.0.1/", "method": "GET"}}}"#),
-        Expect::Error { target: Some("properties.startTime"), contains: "18 months" },
+        Some(
+            r#"{"startTime": "2031-07-01T00:00:01Z", "action": {"type": "Http", "request": {"uri": "http://127.0.0.1/", "method": "GET"}}}"#,
+        ),
+        Expect::Error {
+            target: Some("properties.startTime"),
+            contains: "18 months",
+        },
     );
     check(
         "error message names the secret field, never its value",
         &["validate", "--now", "2030-01-01T00:00:00Z", "-"],
-        Some(r#"{"action": {"type": "Http", "request": {"uri": "http://127.0.0.1/", "method": "GET", "authentication": {"type": "Basic", "password": "hunter2"}}}}"#),
-        Expect::Error { target: Some("properties.action.request.authentication.username"), contains: "required for Basic" },
+        Some(
+            r#"{"action": {"type": "Http", "request": {"uri": "http://127.0.0.1/", "method": "GET", "authentication": {"type": "Basic", "password": "hunter2"}}}}"#,
+        ),
+        Expect::Error {
+            target: Some("properties.action.request.authentication.username"),
+            contains: "required for Basic",
+        },
     );
 }

@@ -37,7 +37,12 @@ pub fn parse_lenient_json(text: &str) -> Result<Value, ValidationErrors> {
     serde_json::from_str(&cleaned).map_err(|e| {
         FieldError::bad_request(
             "",
-            format!("the input is not valid JSON (line {}, column {}): {}", e.line(), e.column(), strip_position(&e)),
+            format!(
+                "the input is not valid JSON (line {}, column {}): {}",
+                e.line(),
+                e.column(),
+                strip_position(&e)
+            ),
         )
         .into()
     })
@@ -58,7 +63,9 @@ pub fn from_value_at<T: DeserializeOwned>(value: Value, root: &str) -> Result<T,
 }
 
 fn check_size(properties: &Value) -> Result<(), ValidationErrors> {
-    let size = serde_json::to_string(properties).map(|s| s.len()).unwrap_or(0);
+    let size = serde_json::to_string(properties)
+        .map(|s| s.len())
+        .unwrap_or(0);
     if size > MAX_JOB_SIZE {
         return Err(FieldError::bad_request(
             "properties",

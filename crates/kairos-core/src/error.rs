@@ -40,7 +40,11 @@ pub struct FieldError {
 
 impl FieldError {
     pub fn bad_request(path: impl Into<String>, message: impl Into<String>) -> Self {
-        FieldError { code: ErrorCode::BadRequest, path: path.into(), message: message.into() }
+        FieldError {
+            code: ErrorCode::BadRequest,
+            path: path.into(),
+            message: message.into(),
+        }
     }
 
     /// "path: message", or just the message for the whole document.
@@ -91,7 +95,12 @@ impl ValidationErrors {
     fn summary(&self) -> String {
         match self.0.len() {
             1 => self.first().sentence(),
-            n => format!("{} (and {} more problem{})", self.first().sentence(), n - 1, if n == 2 { "" } else { "s" }),
+            n => format!(
+                "{} (and {} more problem{})",
+                self.first().sentence(),
+                n - 1,
+                if n == 2 { "" } else { "s" }
+            ),
         }
     }
 

@@ -46,12 +46,19 @@ fn split_offset(rest: &str) -> Option<(&str, chrono::TimeDelta)> {
         return None;
     }
     let hours: i64 = digits[..2].parse().ok()?;
-    let minutes: i64 = if digits.len() == 4 { digits[2..].parse().ok()? } else { 0 };
+    let minutes: i64 = if digits.len() == 4 {
+        digits[2..].parse().ok()?
+    } else {
+        0
+    };
     if hours > 23 || minutes > 59 {
         return None;
     }
     FixedOffset::east_opt((sign * (hours * 3600 + minutes * 60)) as i32)?;
-    Some((time, chrono::TimeDelta::seconds(sign * (hours * 3600 + minutes * 60))))
+    Some((
+        time,
+        chrono::TimeDelta::seconds(sign * (hours * 3600 + minutes * 60)),
+    ))
 }
 
 /// The one output form of instants: RFC 3339, UTC, `Z`, fractions only when present.
@@ -82,7 +89,9 @@ fn parse_iso_duration(s: &str) -> Option<Duration> {
     for c in s.chars() {
         match c.to_ascii_uppercase() {
             'T' if !in_time && number.is_empty() => in_time = true,
-            d if d.is_ascii_digit() || d == '.' || d == ',' => number.push(if d == ',' { '.' } else { d }),
+            d if d.is_ascii_digit() || d == '.' || d == ',' => {
+                number.push(if d == ',' { '.' } else { d })
+            }
             unit => {
                 let n: f64 = number.parse().ok()?;
                 number.clear();
@@ -136,11 +145,18 @@ fn parse_timespan(s: &str) -> Option<Duration> {
             if !frac.chars().all(|c| c.is_ascii_digit()) || frac.len() > 9 {
                 return None;
             }
-            let nanos = if frac.is_empty() { 0 } else { format!("{frac:0<9}").parse::<u32>().ok()? };
+            let nanos = if frac.is_empty() {
+                0
+            } else {
+                format!("{frac:0<9}").parse::<u32>().ok()?
+            };
             (whole, nanos)
         }
     };
-    Some(Duration::new(days * 86400 + hours * 3600 + minutes * 60 + secs, nanos))
+    Some(Duration::new(
+        days * 86400 + hours * 3600 + minutes * 60 + secs,
+        nanos,
+    ))
 }
 
 /// Canonical ISO 8601 duration: `P1DT2H30M`, `PT30S`, `PT0.5S`, `PT0S`.
@@ -188,7 +204,10 @@ mod tests {
         check_dt("2013-01-09T09:30:00-08:00", Some("2013-01-09T17:30:00Z"));
         check_dt("2013-01-09T09:30-0800", Some("2013-01-09T17:30:00Z"));
         check_dt("2016-03-16T19:05:00", Some("2016-03-16T19:05:00Z"));
-        check_dt("2016-03-16T19:05:00.1234567", Some("2016-03-16T19:05:00.123456700Z"));
+        check_dt(
+            "2016-03-16T19:05:00.1234567",
+            Some("2016-03-16T19:05:00.123456700Z"),
+        );
         check_dt("2016-03-16 19:05:00+01", Some("2016-03-16T18:05:00Z"));
         check_dt("2016-02-30T00:00:00Z", None);
         check_dt("yesterday", None);

@@ -93,10 +93,19 @@ mod tests {
 
     #[test]
     fn comments_and_trailing_commas() {
-        check(r#"{"a": 1, // one
-                  "b": [1,2,], /* block, with comma, */ }"#, r#"{"a":1,"b":[1,2]}"#);
-        check(r#"{"url": "http://x//y", "c": "a,}"}"#, r#"{"url":"http://x//y","c":"a,}"}"#);
-        check(r#"{"q": "say \"hi\" // not a comment",}"#, r#"{"q":"say \"hi\" // not a comment"}"#);
+        check(
+            r#"{"a": 1, // one
+                  "b": [1,2,], /* block, with comma, */ }"#,
+            r#"{"a":1,"b":[1,2]}"#,
+        );
+        check(
+            r#"{"url": "http://x//y", "c": "a,}"}"#,
+            r#"{"url":"http://x//y","c":"a,}"}"#,
+        );
+        check(
+            r#"{"q": "say \"hi\" // not a comment",}"#,
+            r#"{"q":"say \"hi\" // not a comment"}"#,
+        );
         check("{\"a\": [1, // é\n 2, ], }", r#"{"a":[1,2]}"#);
         check("{\"a\": \"é\",\n // trailing ü comment\n}", r#"{"a":"é"}"#);
     }

@@ -11,15 +11,27 @@ use chrono::{DateTime, Utc};
 
 /// The next `count` runs of a schedule created at `now`. A job that is not Enabled runs never,
 /// so its preview is empty.
-pub fn preview_schedule(schedule: &ValidSchedule, now: DateTime<Utc>, count: usize, zone: Zone) -> Vec<DateTime<Utc>> {
+pub fn preview_schedule(
+    schedule: &ValidSchedule,
+    now: DateTime<Utc>,
+    count: usize,
+    zone: Zone,
+) -> Vec<DateTime<Utc>> {
     if schedule.state != JobState::Enabled {
         return Vec::new();
     }
-    Series::new(schedule, now, zone).iter().take(count).collect()
+    Series::new(schedule, now, zone)
+        .iter()
+        .take(count)
+        .collect()
 }
 
 /// Parse, validate and preview a job definition document (ARM or bare properties form).
-pub fn preview_document(text: &str, now: DateTime<Utc>, count: usize) -> Result<Vec<DateTime<Utc>>, ValidationErrors> {
+pub fn preview_document(
+    text: &str,
+    now: DateTime<Utc>,
+    count: usize,
+) -> Result<Vec<DateTime<Utc>>, ValidationErrors> {
     let props = parse_job_document(text)?;
     let schedule = validate_schedule(&props, now)?;
     Ok(preview_schedule(&schedule, now, count, Zone::Utc))

@@ -106,9 +106,20 @@ pub struct HttpAction {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum HttpAuth {
-    Basic { username: String, password: Secret },
-    ClientCertificate { pfx: Secret, password: Secret },
-    ActiveDirectoryOAuth { tenant: String, audience: String, client_id: String, secret: Secret },
+    Basic {
+        username: String,
+        password: Secret,
+    },
+    ClientCertificate {
+        pfx: Secret,
+        password: Secret,
+    },
+    ActiveDirectoryOAuth {
+        tenant: String,
+        audience: String,
+        client_id: String,
+        secret: Secret,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -146,7 +157,10 @@ pub enum Retry {
 
 impl Retry {
     /// Azure's default when no policy is given: four more attempts, 30 seconds apart (§7).
-    pub const DEFAULT: Retry = Retry::Fixed { interval: Duration::from_secs(30), count: 4 };
+    pub const DEFAULT: Retry = Retry::Fixed {
+        interval: Duration::from_secs(30),
+        count: 4,
+    };
 
     /// How many retries follow a failed first attempt.
     pub fn count(&self) -> u32 {

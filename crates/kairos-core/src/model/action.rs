@@ -157,11 +157,19 @@ pub struct BrokeredMessageProperties {
     pub reply_to: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reply_to_session_id: Option<String>,
-    #[serde(default, with = "opt_datetime", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_datetime",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub scheduled_enqueue_time_utc: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
-    #[serde(default, with = "opt_duration", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_duration",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub time_to_live: Option<Duration>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
@@ -185,7 +193,11 @@ pub struct NotificationMessage {
 pub struct RetryPolicy {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_type: Option<RetryType>,
-    #[serde(default, with = "opt_duration", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_duration",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub retry_interval: Option<Duration>,
     #[serde(default, with = "opt_int", skip_serializing_if = "Option::is_none")]
     pub retry_count: Option<i64>,

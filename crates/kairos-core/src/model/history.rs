@@ -21,11 +21,23 @@ pub struct JobHistoryDefinition {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JobHistoryProperties {
-    #[serde(default, with = "opt_datetime", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_datetime",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub start_time: Option<DateTime<Utc>>,
-    #[serde(default, with = "opt_datetime", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_datetime",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub end_time: Option<DateTime<Utc>>,
-    #[serde(default, with = "opt_datetime", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_datetime",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub expected_execution_time: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action_name: Option<JobHistoryActionName>,

@@ -24,7 +24,11 @@ pub struct JobDefinition {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JobProperties {
-    #[serde(default, with = "opt_datetime", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_datetime",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub start_time: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action: Option<JobAction>,
@@ -47,8 +51,16 @@ pub struct JobStatus {
     pub failure_count: i64,
     #[serde(default)]
     pub faulted_count: i64,
-    #[serde(default, with = "opt_datetime", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_datetime",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub last_execution_time: Option<DateTime<Utc>>,
-    #[serde(default, with = "opt_datetime", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_datetime",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub next_execution_time: Option<DateTime<Utc>>,
 }

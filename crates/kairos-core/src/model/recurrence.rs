@@ -14,7 +14,11 @@ pub struct JobRecurrence {
     pub interval: Option<i64>,
     #[serde(default, with = "opt_int", skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
-    #[serde(default, with = "opt_datetime", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_datetime",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub end_time: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub schedule: Option<JobRecurrenceSchedule>,
@@ -24,13 +28,31 @@ pub struct JobRecurrence {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JobRecurrenceSchedule {
-    #[serde(default, with = "opt_day_list", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_day_list",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub week_days: Option<Vec<DayOfWeek>>,
-    #[serde(default, alias = "hour", with = "opt_int_list", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        alias = "hour",
+        with = "opt_int_list",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub hours: Option<Vec<i64>>,
-    #[serde(default, alias = "minute", with = "opt_int_list", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        alias = "minute",
+        with = "opt_int_list",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub minutes: Option<Vec<i64>>,
-    #[serde(default, with = "opt_int_list", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "opt_int_list",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub month_days: Option<Vec<i64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub monthly_occurrences: Option<Vec<MonthlyOccurrence>>,

@@ -10,7 +10,10 @@ use std::time::Duration;
 pub mod opt_datetime {
     use super::*;
 
-    pub fn serialize<S: Serializer>(value: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(
+        value: &Option<DateTime<Utc>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         match value {
             Some(dt) => s.serialize_str(&iso8601::format_datetime(dt)),
             None => s.serialize_none(),
@@ -86,7 +89,9 @@ pub mod opt_int_list {
                 Ok(Some(vec![v]))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                i64::try_from(v).map(|v| Some(vec![v])).map_err(|_| E::custom("integer is too large"))
+                i64::try_from(v)
+                    .map(|v| Some(vec![v]))
+                    .map_err(|_| E::custom("integer is too large"))
             }
             fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut out = Vec::new();
@@ -116,7 +121,9 @@ impl<'de> Deserialize<'de> for Integer {
                 Ok(Integer(v))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Integer, E> {
-                i64::try_from(v).map(Integer).map_err(|_| E::custom("integer is too large"))
+                i64::try_from(v)
+                    .map(Integer)
+                    .map_err(|_| E::custom("integer is too large"))
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Integer, E> {
                 if v.fract() == 0.0 && v.abs() < 9.0e15 {
@@ -152,14 +159,19 @@ pub mod opt_day_list {
     use crate::model::enums::DayOfWeek;
     use std::fmt;
 
-    pub fn serialize<S: Serializer>(value: &Option<Vec<DayOfWeek>>, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(
+        value: &Option<Vec<DayOfWeek>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         match value {
             Some(v) => s.collect_seq(v),
             None => s.serialize_none(),
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<DayOfWeek>>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Vec<DayOfWeek>>, D::Error> {
         struct Visit;
         impl<'de> de::Visitor<'de> for Visit {
             type Value = Option<Vec<DayOfWeek>>;
@@ -177,7 +189,10 @@ pub mod opt_day_list {
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
                 DayOfWeek::parse(v).map(|d| Some(vec![d])).ok_or_else(|| {
-                    E::custom(format!("'{v}' is not a valid value; expected {}", DayOfWeek::expected()))
+                    E::custom(format!(
+                        "'{v}' is not a valid value; expected {}",
+                        DayOfWeek::expected()
+                    ))
                 })
             }
             fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {

@@ -99,8 +99,14 @@ mod tests {
             negative: neg.iter().fold(0, |m, d| m | 1 << d),
         };
         // February 2030 has 28 days; day 31 does not exist, -1 is the 28th.
-        assert_eq!(days(month_day_mask(2030, 2, Some(&md(&[1, 31], &[1])), None)), vec![1, 28]);
-        assert_eq!(days(month_day_mask(2032, 2, Some(&md(&[], &[1, 29, 30])), None)), vec![1, 29]);
+        assert_eq!(
+            days(month_day_mask(2030, 2, Some(&md(&[1, 31], &[1])), None)),
+            vec![1, 28]
+        );
+        assert_eq!(
+            days(month_day_mask(2032, 2, Some(&md(&[], &[1, 29, 30])), None)),
+            vec![1, 29]
+        );
         // March 2030: Fridays are 1, 8, 15, 22, 29.
         let fri = 4;
         let mut o = MonthlyOccurrences::default();
@@ -109,10 +115,16 @@ mod tests {
         o.0[fri] = MonthlyOccurrences::bit_for(Some(5));
         assert_eq!(days(month_day_mask(2030, 3, None, Some(&o))), vec![29]);
         // April 2030 has only four Fridays (5, 12, 19, 26): no fifth.
-        assert_eq!(days(month_day_mask(2030, 4, None, Some(&o))), Vec::<u32>::new());
+        assert_eq!(
+            days(month_day_mask(2030, 4, None, Some(&o))),
+            Vec::<u32>::new()
+        );
         o.0[fri] = MonthlyOccurrences::bit_for(Some(-3));
         assert_eq!(days(month_day_mask(2030, 4, None, Some(&o))), vec![12]);
         o.0[fri] = MonthlyOccurrences::EVERY;
-        assert_eq!(days(month_day_mask(2030, 4, None, Some(&o))), vec![5, 12, 19, 26]);
+        assert_eq!(
+            days(month_day_mask(2030, 4, None, Some(&o))),
+            vec![5, 12, 19, 26]
+        );
     }
 }

@@ -10,7 +10,7 @@
 //! the published examples force). Day, Week and Month periods are calendar periods in the zone's
 //! wall-clock time; Minute and Hour periods are real elapsed time.
 
-use super::calendar::{days_in_month, from_month_index, month_day_mask, month_index, monday_of};
+use super::calendar::{days_in_month, from_month_index, monday_of, month_day_mask, month_index};
 use super::zone::Zone;
 use crate::model::RecurrenceFrequency;
 use crate::valid::{MonthDays, MonthlyOccurrences, Recurrence};
@@ -63,8 +63,16 @@ enum CalendarPeriod {
     /// One run day per period: the period's first day.
     Day { anchor: NaiveDate },
     /// Weeks start on Monday; bit 0 = Monday.
-    Week { anchor_monday: NaiveDate, weekdays: u8 },
-    Month { anchor_month: i64, days: Option<MonthDays>, occurrences: Option<MonthlyOccurrences>, default_day: u32 },
+    Week {
+        anchor_monday: NaiveDate,
+        weekdays: u8,
+    },
+    Month {
+        anchor_month: i64,
+        days: Option<MonthDays>,
+        occurrences: Option<MonthlyOccurrences>,
+        default_day: u32,
+    },
 }
 
 impl Rule {
@@ -75,7 +83,11 @@ impl Rule {
         let minute_bit = 1u64 << local.minute();
         let kind = match r.frequency {
             RecurrenceFrequency::Minute => {
-                let second = if s.minutes.is_some() { 0 } else { local.second() };
+                let second = if s.minutes.is_some() {
+                    0
+                } else {
+                    local.second()
+                };
                 let minute_start = anchor.timestamp() - local.second() as i64;
                 Kind::Minutely {
                     base: minute_start + second as i64,
@@ -85,7 +97,11 @@ impl Rule {
                 }
             }
             RecurrenceFrequency::Hour => {
-                let second = if s.minutes.is_some() { 0 } else { local.second() };
+                let second = if s.minutes.is_some() {
+                    0
+                } else {
+                    local.second()
+                };
                 Kind::Hourly {
                     base: anchor.timestamp() - (local.minute() * 60 + local.second()) as i64,
                     step: r.interval as i64 * 3600,
@@ -100,7 +116,9 @@ impl Rule {
                     RecurrenceFrequency::Day => CalendarPeriod::Day { anchor: date },
                     RecurrenceFrequency::Week => CalendarPeriod::Week {
                         anchor_monday: monday_of(date),
-                        weekdays: s.week_days.unwrap_or(1 << date.weekday().num_days_from_monday()),
+                        weekdays: s
+                            .week_days
+                            .unwrap_or(1 << date.weekday().num_days_from_monday()),
                     },
                     _ => CalendarPeriod::Month {
                         anchor_month: month_index(date),
@@ -112,9 +130,17 @@ impl Rule {
                 Kind::Calendar {
                     period,
                     interval: r.interval,
-                    hours: s.hours.unwrap_or(if s.minutes.is_some() { ALL_HOURS } else { 1 << local.hour() }),
+                    hours: s.hours.unwrap_or(if s.minutes.is_some() {
+                        ALL_HOURS
+                    } else {
+                        1 << local.hour()
+                    }),
                     minutes: s.minutes.unwrap_or(minute_bit),
-                    second: if s.minutes.is_some() { 0 } else { local.second() },
+                    second: if s.minutes.is_some() {
+                        0
+                    } else {
+                        local.second()
+                    },
                 }
             }
         };
@@ -122,17 +148,32 @@ impl Rule {
     }
 
     /// The first instant of the rule at or after `t`, or `None` if there is none up to `until`.
-    pub fn first_at_or_after(&self, t: DateTime<Utc>, until: Option<DateTime<Utc>>) -> Option<DateTime<Utc>> {
+    pub fn first_at_or_after(
+        &self,
+        t: DateTime<Utc>,
+        until: Option<DateTime<Utc>>,
+    ) -> Option<DateTime<Utc>> {
         let found = match &self.kind {
-            Kind::Calendar { period, interval, hours, minutes, second } => {
-                self.calendar_next(t, until, period, *interval, *hours, *minutes, *second)
-            }
-            Kind::Hourly { base, step, minutes, second, hour_limit } => {
-                self.hourly_next(t, until, *base, *step, *minutes, *second, *hour_limit)
-            }
-            Kind::Minutely { base, step, hour_limit, minute_limit } => {
-                self.minutely_next(t, until, *base, *step, *hour_limit, *minute_limit)
-            }
+            Kind::Calendar {
+                period,
+                interval,
+                hours,
+                minutes,
+                second,
+            } => self.calendar_next(t, until, period, *interval, *hours, *minutes, *second),
+            Kind::Hourly {
+                base,
+                step,
+                minutes,
+                second,
+                hour_limit,
+            } => self.hourly_next(t, until, *base, *step, *minutes, *second, *hour_limit),
+            Kind::Minutely {
+                base,
+                step,
+                hour_limit,
+                minute_limit,
+            } => self.minutely_next(t, until, *base, *step, *hour_limit, *minute_limit),
         }?;
         match until {
             Some(u) if found > u => None,
@@ -164,7 +205,11 @@ impl Rule {
                 if day < from_date {
                     continue;
                 }
-                let floor = if day == from_date { from.time() } else { NaiveTime::MIN };
+                let floor = if day == from_date {
+                    from.time()
+                } else {
+                    NaiveTime::MIN
+                };
                 if let Some(found) = self.first_time_on(day, floor, hours, minutes, second, t) {
                     return Some(found);
                 }
@@ -190,8 +235,16 @@ impl Rule {
         while hour_bits != 0 {
             let h = hour_bits.trailing_zeros();
             hour_bits &= hour_bits - 1;
-            let min_floor = if h == h0 { m0 + u32::from(s0 > second) } else { 0 };
-            let mut minute_bits = if min_floor >= 64 { 0 } else { minutes & !((1u64 << min_floor) - 1) };
+            let min_floor = if h == h0 {
+                m0 + u32::from(s0 > second)
+            } else {
+                0
+            };
+            let mut minute_bits = if min_floor >= 64 {
+                0
+            } else {
+                minutes & !((1u64 << min_floor) - 1)
+            };
             while minute_bits != 0 {
                 let m = minute_bits.trailing_zeros();
                 minute_bits &= minute_bits - 1;
@@ -217,9 +270,9 @@ impl Rule {
         hour_limit: Option<u32>,
     ) -> Option<DateTime<Utc>> {
         let ts = t.timestamp();
-        let mut k = (ts - base).div_euclid(step).max(0);
+        let first_k = (ts - base).div_euclid(step).max(0);
         let until_ts = until.map(|u| u.timestamp());
-        for _ in 0..MAX_INTERVAL_JUMPS {
+        for k in first_k..first_k + MAX_INTERVAL_JUMPS as i64 {
             let hour_start = base + k * step;
             if until_ts.is_some_and(|u| hour_start > u) {
                 return None;
@@ -239,7 +292,6 @@ impl Rule {
                     }
                 }
             }
-            k += 1;
         }
         None
     }
@@ -294,14 +346,19 @@ fn next_hour_in(local: NaiveDateTime, hours: u32) -> NaiveDateTime {
     } else {
         (local.date() + TimeDelta::days(1), hours.trailing_zeros())
     };
-    NaiveDateTime::new(day, NaiveTime::from_hms_opt(hour, 0, 0).unwrap_or(NaiveTime::MIN))
+    NaiveDateTime::new(
+        day,
+        NaiveTime::from_hms_opt(hour, 0, 0).unwrap_or(NaiveTime::MIN),
+    )
 }
 
 /// Start of the next wall-clock minute (after `local`'s minute) whose minute is in `minutes`.
 fn next_minute_in(local: NaiveDateTime, minutes: u64) -> NaiveDateTime {
     let m = local.minute();
     let later = minutes & !((2u64 << m) - 1);
-    let hour_start = local.date().and_time(NaiveTime::from_hms_opt(local.hour(), 0, 0).unwrap_or(NaiveTime::MIN));
+    let hour_start = local
+        .date()
+        .and_time(NaiveTime::from_hms_opt(local.hour(), 0, 0).unwrap_or(NaiveTime::MIN));
     if later != 0 {
         hour_start + TimeDelta::minutes(later.trailing_zeros() as i64)
     } else {
@@ -313,10 +370,12 @@ impl CalendarPeriod {
     /// Index of the period that contains `date` (0 for dates before the anchor's period).
     fn index_containing(&self, date: NaiveDate, interval: u32) -> i64 {
         let k = match self {
-            CalendarPeriod::Day { anchor } => (date - *anchor).num_days().div_euclid(interval as i64),
-            CalendarPeriod::Week { anchor_monday, .. } => {
-                (date - *anchor_monday).num_days().div_euclid(7 * interval as i64)
+            CalendarPeriod::Day { anchor } => {
+                (date - *anchor).num_days().div_euclid(interval as i64)
             }
+            CalendarPeriod::Week { anchor_monday, .. } => (date - *anchor_monday)
+                .num_days()
+                .div_euclid(7 * interval as i64),
             CalendarPeriod::Month { anchor_month, .. } => {
                 (month_index(date) - anchor_month).div_euclid(interval as i64)
             }
@@ -329,13 +388,33 @@ impl CalendarPeriod {
         match self {
             CalendarPeriod::Day { anchor } => {
                 let day = *anchor + TimeDelta::days(k * interval as i64);
-                (day, PeriodDays { first: day, mask: 1 })
+                (
+                    day,
+                    PeriodDays {
+                        first: day,
+                        mask: 1,
+                    },
+                )
             }
-            CalendarPeriod::Week { anchor_monday, weekdays } => {
+            CalendarPeriod::Week {
+                anchor_monday,
+                weekdays,
+            } => {
                 let monday = *anchor_monday + TimeDelta::days(k * 7 * interval as i64);
-                (monday, PeriodDays { first: monday, mask: *weekdays as u32 })
+                (
+                    monday,
+                    PeriodDays {
+                        first: monday,
+                        mask: *weekdays as u32,
+                    },
+                )
             }
-            CalendarPeriod::Month { anchor_month, days, occurrences, default_day } => {
+            CalendarPeriod::Month {
+                anchor_month,
+                days,
+                occurrences,
+                default_day,
+            } => {
                 let (year, month) = from_month_index(anchor_month + k * interval as i64);
                 let first = NaiveDate::from_ymd_opt(year, month, 1).unwrap_or_default();
                 let mask = if days.is_none() && occurrences.is_none() {
@@ -348,7 +427,13 @@ impl CalendarPeriod {
                     month_day_mask(year, month, days.as_ref(), occurrences.as_ref())
                 };
                 // Bit d = day d; shift so bit 0 = the 1st.
-                (first, PeriodDays { first, mask: mask >> 1 })
+                (
+                    first,
+                    PeriodDays {
+                        first,
+                        mask: mask >> 1,
+                    },
+                )
             }
         }
     }

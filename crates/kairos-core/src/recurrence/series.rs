@@ -42,7 +42,11 @@ impl Series {
         let now = truncate_to_second(created_at);
         let Some(recurrence) = &schedule.recurrence else {
             let at = schedule.start_time.filter(|s| *s >= now).unwrap_or(now);
-            return Series { shape: Shape::Once(at), count: None, end_time: None };
+            return Series {
+                shape: Shape::Once(at),
+                count: None,
+                end_time: None,
+            };
         };
         let shape = match schedule.start_time {
             None => Shape::Recurring {
@@ -56,7 +60,11 @@ impl Series {
                 not_before: start.max(now),
             },
         };
-        Series { shape, count: recurrence.count, end_time: recurrence.end_time }
+        Series {
+            shape,
+            count: recurrence.count,
+            end_time: recurrence.end_time,
+        }
     }
 
     /// How many runs the series has at most (`recurrence.count`).
@@ -72,7 +80,11 @@ impl Series {
     pub fn first(&self) -> Option<DateTime<Utc>> {
         match &self.shape {
             Shape::Once(at) => Some(*at),
-            Shape::Recurring { rule, immediate, not_before } => match immediate {
+            Shape::Recurring {
+                rule,
+                immediate,
+                not_before,
+            } => match immediate {
                 Some(at) => Some(*at).filter(|at| self.end_time.is_none_or(|end| *at <= end)),
                 None => rule.first_at_or_after(*not_before, self.end_time),
             },
@@ -84,7 +96,11 @@ impl Series {
     pub fn first_at_or_after(&self, t: DateTime<Utc>) -> Option<DateTime<Utc>> {
         match &self.shape {
             Shape::Once(at) => Some(*at).filter(|at| *at >= t),
-            Shape::Recurring { rule, immediate, not_before } => {
+            Shape::Recurring {
+                rule,
+                immediate,
+                not_before,
+            } => {
                 if let Some(first) = immediate.filter(|i| *i >= t) {
                     return Some(first).filter(|at| self.end_time.is_none_or(|end| *at <= end));
                 }
@@ -100,7 +116,11 @@ impl Series {
 
     /// All runs in order, `count` applied.
     pub fn iter(&self) -> Occurrences<'_> {
-        Occurrences { series: self, previous: None, emitted: 0 }
+        Occurrences {
+            series: self,
+            previous: None,
+            emitted: 0,
+        }
     }
 }
 

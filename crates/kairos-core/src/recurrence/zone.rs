@@ -80,23 +80,46 @@ mod tests {
     use chrono::NaiveDate;
 
     fn local(y: i32, mo: u32, d: u32, h: u32, mi: u32) -> NaiveDateTime {
-        NaiveDate::from_ymd_opt(y, mo, d).unwrap().and_hms_opt(h, mi, 0).unwrap()
+        NaiveDate::from_ymd_opt(y, mo, d)
+            .unwrap()
+            .and_hms_opt(h, mi, 0)
+            .unwrap()
     }
 
     fn check(zone: &str, wall: NaiveDateTime, expected_utc: &str) {
         let z = Zone::parse(zone).unwrap();
-        assert_eq!(crate::iso8601::format_datetime(&z.to_utc(wall)), expected_utc, "{zone} {wall}");
+        assert_eq!(
+            crate::iso8601::format_datetime(&z.to_utc(wall)),
+            expected_utc,
+            "{zone} {wall}"
+        );
     }
 
     #[test]
     fn gaps_move_forward_and_overlaps_take_the_first() {
         check("UTC", local(2030, 3, 31, 2, 30), "2030-03-31T02:30:00Z");
-        check("Europe/Berlin", local(2030, 1, 15, 8, 0), "2030-01-15T07:00:00Z");
+        check(
+            "Europe/Berlin",
+            local(2030, 1, 15, 8, 0),
+            "2030-01-15T07:00:00Z",
+        );
         // Spring gap: 02:30 does not exist; clocks jump 02:00 CET -> 03:00 CEST at 01:00 UTC.
-        check("Europe/Berlin", local(2030, 3, 31, 2, 30), "2030-03-31T01:00:00Z");
+        check(
+            "Europe/Berlin",
+            local(2030, 3, 31, 2, 30),
+            "2030-03-31T01:00:00Z",
+        );
         // Autumn overlap: 02:30 happens at 00:30 UTC (CEST) and 01:30 UTC (CET).
-        check("Europe/Berlin", local(2030, 10, 27, 2, 30), "2030-10-27T00:30:00Z");
+        check(
+            "Europe/Berlin",
+            local(2030, 10, 27, 2, 30),
+            "2030-10-27T00:30:00Z",
+        );
         // Lord Howe shifts by 30 minutes: 02:00 -> 02:30 on the first Sunday of October.
-        check("Australia/Lord_Howe", local(2030, 10, 6, 2, 15), "2030-10-05T15:30:00Z");
+        check(
+            "Australia/Lord_Howe",
+            local(2030, 10, 6, 2, 15),
+            "2030-10-05T15:30:00Z",
+        );
     }
 }

@@ -37,90 +37,418 @@ fn check(name: &str, job: &str, now: &str, count: usize, expected: &[&str]) {
 #[test]
 fn published_examples() {
     let job = |frequency: &str, start: &str, schedule: &str| {
-        format!(r#"{{"startTime": "{start}", "recurrence": {{"frequency": "{frequency}", "interval": 1, "schedule": {schedule}}}}}"#)
+        format!(
+            r#"{{"startTime": "{start}", "recurrence": {{"frequency": "{frequency}", "interval": 1, "schedule": {schedule}}}}}"#
+        )
     };
     let t0 = "2030-01-01T00:00:00Z";
     let t930 = "2030-01-01T09:30:00Z";
     let now = "2030-01-01T00:00:00Z";
     let all_hours = "[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23]";
     let cases: Vec<(&str, String, &str, usize, Vec<&str>)> = vec![
-        ("1 at 5AM every day", job("day", t0, r#"{"hours":[5]}"#), now, 3,
-            vec!["2030-01-01T05:00", "2030-01-02T05:00", "2030-01-03T05:00"]),
-        ("2 at 5:15AM every day", job("day", t0, r#"{"minutes":[15], "hours":[5]}"#), now, 2,
-            vec!["2030-01-01T05:15", "2030-01-02T05:15"]),
-        ("3 at 5:15AM and 5:15PM", job("day", t0, r#"{"minutes":[15], "hours":[5,17]}"#), now, 4,
-            vec!["2030-01-01T05:15", "2030-01-01T17:15", "2030-01-02T05:15", "2030-01-02T17:15"]),
-        ("4 at 5:15, 5:45, 17:15, 17:45", job("day", t0, r#"{"minutes":[15,45], "hours":[5,17]}"#), now, 5,
-            vec!["2030-01-01T05:15", "2030-01-01T05:45", "2030-01-01T17:15", "2030-01-01T17:45", "2030-01-02T05:15"]),
-        ("5 every 15 minutes", job("day", t0, r#"{"minutes":[0,15,30,45]}"#), now, 6,
-            vec!["2030-01-01T00:00", "2030-01-01T00:15", "2030-01-01T00:30", "2030-01-01T00:45", "2030-01-01T01:00", "2030-01-01T01:15"]),
-        ("6 every hour, minute of the start time (12:25)",
-            job("day", "2030-01-01T12:25:00Z", &format!(r#"{{"hours":{all_hours}}}"#)), now, 13,
-            vec!["2030-01-01T12:25", "2030-01-01T13:25", "2030-01-01T14:25", "2030-01-01T15:25", "2030-01-01T16:25",
-                 "2030-01-01T17:25", "2030-01-01T18:25", "2030-01-01T19:25", "2030-01-01T20:25", "2030-01-01T21:25",
-                 "2030-01-01T22:25", "2030-01-01T23:25", "2030-01-02T00:25"]),
-        ("7 every hour on the hour", job("day", "2030-01-01T00:40:00Z", r#"{"minutes":[0]}"#), now, 3,
-            vec!["2030-01-01T01:00", "2030-01-01T02:00", "2030-01-01T03:00"]),
-        ("8 at 15 past every hour, wrapping to the next day", job("day", t0, r#"{"minutes":[15]}"#), "2030-01-01T22:00:00Z", 3,
-            vec!["2030-01-01T22:15", "2030-01-01T23:15", "2030-01-02T00:15"]),
-        ("9 at 5PM on Saturdays", job("week", t0, r#"{"hours":[17], "weekDays":["saturday"]}"#), now, 3,
-            vec!["2030-01-05T17:00", "2030-01-12T17:00", "2030-01-19T17:00"]),
-        ("10 at 5PM Mon/Wed/Fri", job("week", t0, r#"{"hours":[17], "weekDays":["monday", "wednesday", "friday"]}"#), now, 4,
-            vec!["2030-01-02T17:00", "2030-01-04T17:00", "2030-01-07T17:00", "2030-01-09T17:00"]),
-        ("11 at 5:15PM and 5:45PM Mon/Wed/Fri",
-            job("week", t0, r#"{"minutes":[15,45], "hours":[17], "weekDays":["monday", "wednesday", "friday"]}"#), now, 5,
-            vec!["2030-01-02T17:15", "2030-01-02T17:45", "2030-01-04T17:15", "2030-01-04T17:45", "2030-01-07T17:15"]),
-        ("12 at 5AM and 5PM Mon/Wed/Fri", job("week", t0, r#"{"hours":[5,17], "weekDays":["monday", "wednesday", "friday"]}"#), now, 5,
-            vec!["2030-01-02T05:00", "2030-01-02T17:00", "2030-01-04T05:00", "2030-01-04T17:00", "2030-01-07T05:00"]),
-        ("13 at 5:15/5:45 AM and PM Mon/Wed/Fri",
-            job("week", t0, r#"{"minutes":[15,45], "hours":[5,17], "weekDays":["monday", "wednesday", "friday"]}"#), now, 5,
-            vec!["2030-01-02T05:15", "2030-01-02T05:45", "2030-01-02T17:15", "2030-01-02T17:45", "2030-01-04T05:15"]),
-        ("14 every 15 minutes on weekdays, over the weekend",
-            job("week", t0, r#"{"minutes":[0,15,30,45], "weekDays":["monday", "tuesday", "wednesday", "thursday", "friday"]}"#),
-            "2030-01-04T23:30:00Z", 4,
-            vec!["2030-01-04T23:30", "2030-01-04T23:45", "2030-01-07T00:00", "2030-01-07T00:15"]),
-        ("15 every 15 minutes on weekdays 9AM to 4:45PM",
-            job("week", t0, r#"{"minutes":[0,15,30,45], "hours": [9, 10, 11, 12, 13, 14, 15, 16], "weekDays":["monday", "tuesday", "wednesday", "thursday", "friday"]}"#),
-            "2030-01-04T16:40:00Z", 3,
-            vec!["2030-01-04T16:45", "2030-01-07T09:00", "2030-01-07T09:15"]),
-        ("16 on Sundays at start time", job("week", t930, r#"{"weekDays":["sunday"]}"#), now, 3,
-            vec!["2030-01-06T09:30", "2030-01-13T09:30", "2030-01-20T09:30"]),
-        ("17 on Tuesdays and Thursdays at start time", job("week", t930, r#"{"weekDays":["tuesday", "thursday"]}"#), now, 4,
-            vec!["2030-01-01T09:30", "2030-01-03T09:30", "2030-01-08T09:30", "2030-01-10T09:30"]),
-        ("18 at 6AM on the 28th", job("month", t0, r#"{"minutes":[0], "hours":[6], "monthDays":[28]}"#), now, 3,
-            vec!["2030-01-28T06:00", "2030-02-28T06:00", "2030-03-28T06:00"]),
-        ("19 at 6AM on the last day", job("month", t0, r#"{"minutes":[0], "hours":[6], "monthDays":[-1]}"#), now, 4,
-            vec!["2030-01-31T06:00", "2030-02-28T06:00", "2030-03-31T06:00", "2030-04-30T06:00"]),
-        ("20 at 6AM on the first and last day", job("month", t0, r#"{"minutes":[0], "hours":[6], "monthDays":[1,-1]}"#), now, 5,
-            vec!["2030-01-01T06:00", "2030-01-31T06:00", "2030-02-01T06:00", "2030-02-28T06:00", "2030-03-01T06:00"]),
-        ("21 first and last day at start time", job("month", t930, r#"{"monthDays":[1,-1]}"#), now, 4,
-            vec!["2030-01-01T09:30", "2030-01-31T09:30", "2030-02-01T09:30", "2030-02-28T09:30"]),
-        ("22 first and fourteenth at start time", job("month", t930, r#"{"monthDays":[1,14]}"#), now, 4,
-            vec!["2030-01-01T09:30", "2030-01-14T09:30", "2030-02-01T09:30", "2030-02-14T09:30"]),
-        ("23 second day at start time", job("month", t930, r#"{"monthDays":[2]}"#), now, 3,
-            vec!["2030-01-02T09:30", "2030-02-02T09:30", "2030-03-02T09:30"]),
-        ("24 first Friday at 5AM", job("month", t0, r#"{"minutes":[0], "hours":[5], "monthlyOccurrences":[{"day":"friday", "occurrence":1}]}"#), now, 4,
-            vec!["2030-01-04T05:00", "2030-02-01T05:00", "2030-03-01T05:00", "2030-04-05T05:00"]),
-        ("25 first Friday at start time", job("month", t930, r#"{"monthlyOccurrences":[{"day":"friday", "occurrence":1}]}"#), now, 3,
-            vec!["2030-01-04T09:30", "2030-02-01T09:30", "2030-03-01T09:30"]),
-        ("26 third Friday from the end", job("month", t930, r#"{"monthlyOccurrences":[{"day":"friday", "occurrence":-3}]}"#), now, 4,
-            vec!["2030-01-11T09:30", "2030-02-08T09:30", "2030-03-15T09:30", "2030-04-12T09:30"]),
-        ("27 first and last Friday at 5:15AM",
-            job("month", t0, r#"{"minutes":[15], "hours":[5], "monthlyOccurrences":[{"day":"friday", "occurrence":1},{"day":"friday", "occurrence":-1}]}"#), now, 6,
-            vec!["2030-01-04T05:15", "2030-01-25T05:15", "2030-02-01T05:15", "2030-02-22T05:15", "2030-03-01T05:15", "2030-03-29T05:15"]),
-        ("28 first and last Friday at start time",
-            job("month", t930, r#"{"monthlyOccurrences":[{"day":"friday", "occurrence":1},{"day":"friday", "occurrence":-1}]}"#), now, 4,
-            vec!["2030-01-04T09:30", "2030-01-25T09:30", "2030-02-01T09:30", "2030-02-22T09:30"]),
-        ("29 fifth Friday only, months without one skipped",
-            job("month", t930, r#"{"monthlyOccurrences":[{"day":"friday", "occurrence":5}]}"#), now, 3,
-            vec!["2030-03-29T09:30", "2030-05-31T09:30", "2030-08-30T09:30"]),
-        ("30 every 15 minutes on the last Friday",
-            job("month", t0, r#"{"minutes":[0,15,30,45], "monthlyOccurrences":[{"day":"friday", "occurrence":-1}]}"#),
-            "2030-01-25T23:40:00Z", 3,
-            vec!["2030-01-25T23:45", "2030-02-22T00:00", "2030-02-22T00:15"]),
-        ("31 5:15/5:45 AM and PM on the 3rd Wednesday",
-            job("month", t0, r#"{"minutes":[15,45], "hours":[5,17], "monthlyOccurrences":[{"day":"wednesday", "occurrence":3}]}"#), now, 5,
-            vec!["2030-01-16T05:15", "2030-01-16T05:45", "2030-01-16T17:15", "2030-01-16T17:45", "2030-02-20T05:15"]),
+        (
+            "1 at 5AM every day",
+            job("day", t0, r#"{"hours":[5]}"#),
+            now,
+            3,
+            vec!["2030-01-01T05:00", "2030-01-02T05:00", "2030-01-03T05:00"],
+        ),
+        (
+            "2 at 5:15AM every day",
+            job("day", t0, r#"{"minutes":[15], "hours":[5]}"#),
+            now,
+            2,
+            vec!["2030-01-01T05:15", "2030-01-02T05:15"],
+        ),
+        (
+            "3 at 5:15AM and 5:15PM",
+            job("day", t0, r#"{"minutes":[15], "hours":[5,17]}"#),
+            now,
+            4,
+            vec![
+                "2030-01-01T05:15",
+                "2030-01-01T17:15",
+                "2030-01-02T05:15",
+                "2030-01-02T17:15",
+            ],
+        ),
+        (
+            "4 at 5:15, 5:45, 17:15, 17:45",
+            job("day", t0, r#"{"minutes":[15,45], "hours":[5,17]}"#),
+            now,
+            5,
+            vec![
+                "2030-01-01T05:15",
+                "2030-01-01T05:45",
+                "2030-01-01T17:15",
+                "2030-01-01T17:45",
+                "2030-01-02T05:15",
+            ],
+        ),
+        (
+            "5 every 15 minutes",
+            job("day", t0, r#"{"minutes":[0,15,30,45]}"#),
+            now,
+            6,
+            vec![
+                "2030-01-01T00:00",
+                "2030-01-01T00:15",
+                "2030-01-01T00:30",
+                "2030-01-01T00:45",
+                "2030-01-01T01:00",
+                "2030-01-01T01:15",
+            ],
+        ),
+        (
+            "6 every hour, minute of the start time (12:25)",
+            job(
+                "day",
+                "2030-01-01T12:25:00Z",
+                &format!(r#"{{"hours":{all_hours}}}"#),
+            ),
+            now,
+            13,
+            vec![
+                "2030-01-01T12:25",
+                "2030-01-01T13:25",
+                "2030-01-01T14:25",
+                "2030-01-01T15:25",
+                "2030-01-01T16:25",
+                "2030-01-01T17:25",
+                "2030-01-01T18:25",
+                "2030-01-01T19:25",
+                "2030-01-01T20:25",
+                "2030-01-01T21:25",
+                "2030-01-01T22:25",
+                "2030-01-01T23:25",
+                "2030-01-02T00:25",
+            ],
+        ),
+        (
+            "7 every hour on the hour",
+            job("day", "2030-01-01T00:40:00Z", r#"{"minutes":[0]}"#),
+            now,
+            3,
+            vec!["2030-01-01T01:00", "2030-01-01T02:00", "2030-01-01T03:00"],
+        ),
+        (
+            "8 at 15 past every hour, wrapping to the next day",
+            job("day", t0, r#"{"minutes":[15]}"#),
+            "2030-01-01T22:00:00Z",
+            3,
+            vec!["2030-01-01T22:15", "2030-01-01T23:15", "2030-01-02T00:15"],
+        ),
+        (
+            "9 at 5PM on Saturdays",
+            job("week", t0, r#"{"hours":[17], "weekDays":["saturday"]}"#),
+            now,
+            3,
+            vec!["2030-01-05T17:00", "2030-01-12T17:00", "2030-01-19T17:00"],
+        ),
+        (
+            "10 at 5PM Mon/Wed/Fri",
+            job(
+                "week",
+                t0,
+                r#"{"hours":[17], "weekDays":["monday", "wednesday", "friday"]}"#,
+            ),
+            now,
+            4,
+            vec![
+                "2030-01-02T17:00",
+                "2030-01-04T17:00",
+                "2030-01-07T17:00",
+                "2030-01-09T17:00",
+            ],
+        ),
+        (
+            "11 at 5:15PM and 5:45PM Mon/Wed/Fri",
+            job(
+                "week",
+                t0,
+                r#"{"minutes":[15,45], "hours":[17], "weekDays":["monday", "wednesday", "friday"]}"#,
+            ),
+            now,
+            5,
+            vec![
+                "2030-01-02T17:15",
+                "2030-01-02T17:45",
+                "2030-01-04T17:15",
+                "2030-01-04T17:45",
+                "2030-01-07T17:15",
+            ],
+        ),
+        (
+            "12 at 5AM and 5PM Mon/Wed/Fri",
+            job(
+                "week",
+                t0,
+                r#"{"hours":[5,17], "weekDays":["monday", "wednesday", "friday"]}"#,
+            ),
+            now,
+            5,
+            vec![
+                "2030-01-02T05:00",
+                "2030-01-02T17:00",
+                "2030-01-04T05:00",
+                "2030-01-04T17:00",
+                "2030-01-07T05:00",
+            ],
+        ),
+        (
+            "13 at 5:15/5:45 AM and PM Mon/Wed/Fri",
+            job(
+                "week",
+                t0,
+                r#"{"minutes":[15,45], "hours":[5,17], "weekDays":["monday", "wednesday", "friday"]}"#,
+            ),
+            now,
+            5,
+            vec![
+                "2030-01-02T05:15",
+                "2030-01-02T05:45",
+                "2030-01-02T17:15",
+                "2030-01-02T17:45",
+                "2030-01-04T05:15",
+            ],
+        ),
+        (
+            "14 every 15 minutes on weekdays, over the weekend",
+            job(
+                "week",
+                t0,
+                r#"{"minutes":[0,15,30,45], "weekDays":["monday", "tuesday", "wednesday", "thursday", "friday"]}"#,
+            ),
+            "2030-01-04T23:30:00Z",
+            4,
+            vec![
+                "2030-01-04T23:30",
+                "2030-01-04T23:45",
+                "2030-01-07T00:00",
+                "2030-01-07T00:15",
+            ],
+        ),
+        (
+            "15 every 15 minutes on weekdays 9AM to 4:45PM",
+            job(
+                "week",
+                t0,
+                r#"{"minutes":[0,15,30,45], "hours": [9, 10, 11, 12, 13, 14, 15, 16], "weekDays":["monday", "tuesday", "wednesday", "thursday", "friday"]}"#,
+            ),
+            "2030-01-04T16:40:00Z",
+            3,
+            vec!["2030-01-04T16:45", "2030-01-07T09:00", "2030-01-07T09:15"],
+        ),
+        (
+            "16 on Sundays at start time",
+            job("week", t930, r#"{"weekDays":["sunday"]}"#),
+            now,
+            3,
+            vec!["2030-01-06T09:30", "2030-01-13T09:30", "2030-01-20T09:30"],
+        ),
+        (
+            "17 on Tuesdays and Thursdays at start time",
+            job("week", t930, r#"{"weekDays":["tuesday", "thursday"]}"#),
+            now,
+            4,
+            vec![
+                "2030-01-01T09:30",
+                "2030-01-03T09:30",
+                "2030-01-08T09:30",
+                "2030-01-10T09:30",
+            ],
+        ),
+        (
+            "18 at 6AM on the 28th",
+            job(
+                "month",
+                t0,
+                r#"{"minutes":[0], "hours":[6], "monthDays":[28]}"#,
+            ),
+            now,
+            3,
+            vec!["2030-01-28T06:00", "2030-02-28T06:00", "2030-03-28T06:00"],
+        ),
+        (
+            "19 at 6AM on the last day",
+            job(
+                "month",
+                t0,
+                r#"{"minutes":[0], "hours":[6], "monthDays":[-1]}"#,
+            ),
+            now,
+            4,
+            vec![
+                "2030-01-31T06:00",
+                "2030-02-28T06:00",
+                "2030-03-31T06:00",
+                "2030-04-30T06:00",
+            ],
+        ),
+        (
+            "20 at 6AM on the first and last day",
+            job(
+                "month",
+                t0,
+                r#"{"minutes":[0], "hours":[6], "monthDays":[1,-1]}"#,
+            ),
+            now,
+            5,
+            vec![
+                "2030-01-01T06:00",
+                "2030-01-31T06:00",
+                "2030-02-01T06:00",
+                "2030-02-28T06:00",
+                "2030-03-01T06:00",
+            ],
+        ),
+        (
+            "21 first and last day at start time",
+            job("month", t930, r#"{"monthDays":[1,-1]}"#),
+            now,
+            4,
+            vec![
+                "2030-01-01T09:30",
+                "2030-01-31T09:30",
+                "2030-02-01T09:30",
+                "2030-02-28T09:30",
+            ],
+        ),
+        (
+            "22 first and fourteenth at start time",
+            job("month", t930, r#"{"monthDays":[1,14]}"#),
+            now,
+            4,
+            vec![
+                "2030-01-01T09:30",
+                "2030-01-14T09:30",
+                "2030-02-01T09:30",
+                "2030-02-14T09:30",
+            ],
+        ),
+        (
+            "23 second day at start time",
+            job("month", t930, r#"{"monthDays":[2]}"#),
+            now,
+            3,
+            vec!["2030-01-02T09:30", "2030-02-02T09:30", "2030-03-02T09:30"],
+        ),
+        (
+            "24 first Friday at 5AM",
+            job(
+                "month",
+                t0,
+                r#"{"minutes":[0], "hours":[5], "monthlyOccurrences":[{"day":"friday", "occurrence":1}]}"#,
+            ),
+            now,
+            4,
+            vec![
+                "2030-01-04T05:00",
+                "2030-02-01T05:00",
+                "2030-03-01T05:00",
+                "2030-04-05T05:00",
+            ],
+        ),
+        (
+            "25 first Friday at start time",
+            job(
+                "month",
+                t930,
+                r#"{"monthlyOccurrences":[{"day":"friday", "occurrence":1}]}"#,
+            ),
+            now,
+            3,
+            vec!["2030-01-04T09:30", "2030-02-01T09:30", "2030-03-01T09:30"],
+        ),
+        (
+            "26 third Friday from the end",
+            job(
+                "month",
+                t930,
+                r#"{"monthlyOccurrences":[{"day":"friday", "occurrence":-3}]}"#,
+            ),
+            now,
+            4,
+            vec![
+                "2030-01-11T09:30",
+                "2030-02-08T09:30",
+                "2030-03-15T09:30",
+                "2030-04-12T09:30",
+            ],
+        ),
+        (
+            "27 first and last Friday at 5:15AM",
+            job(
+                "month",
+                t0,
+                r#"{"minutes":[15], "hours":[5], "monthlyOccurrences":[{"day":"friday", "occurrence":1},{"day":"friday", "occurrence":-1}]}"#,
+            ),
+            now,
+            6,
+            vec![
+                "2030-01-04T05:15",
+                "2030-01-25T05:15",
+                "2030-02-01T05:15",
+                "2030-02-22T05:15",
+                "2030-03-01T05:15",
+                "2030-03-29T05:15",
+            ],
+        ),
+        (
+            "28 first and last Friday at start time",
+            job(
+                "month",
+                t930,
+                r#"{"monthlyOccurrences":[{"day":"friday", "occurrence":1},{"day":"friday", "occurrence":-1}]}"#,
+            ),
+            now,
+            4,
+            vec![
+                "2030-01-04T09:30",
+                "2030-01-25T09:30",
+                "2030-02-01T09:30",
+                "2030-02-22T09:30",
+            ],
+        ),
+        (
+            "29 fifth Friday only, months without one skipped",
+            job(
+                "month",
+                t930,
+                r#"{"monthlyOccurrences":[{"day":"friday", "occurrence":5}]}"#,
+            ),
+            now,
+            3,
+            vec!["2030-03-29T09:30", "2030-05-31T09:30", "2030-08-30T09:30"],
+        ),
+        (
+            "30 every 15 minutes on the last Friday",
+            job(
+                "month",
+                t0,
+                r#"{"minutes":[0,15,30,45], "monthlyOccurrences":[{"day":"friday", "occurrence":-1}]}"#,
+            ),
+            "2030-01-25T23:40:00Z",
+            3,
+            vec!["2030-01-25T23:45", "2030-02-22T00:00", "2030-02-22T00:15"],
+        ),
+        (
+            "31 5:15/5:45 AM and PM on the 3rd Wednesday",
+            job(
+                "month",
+                t0,
+                r#"{"minutes":[15,45], "hours":[5,17], "monthlyOccurrences":[{"day":"wednesday", "occurrence":3}]}"#,
+            ),
+            now,
+            5,
+            vec![
+                "2030-01-16T05:15",
+                "2030-01-16T05:45",
+                "2030-01-16T17:15",
+                "2030-01-16T17:45",
+                "2030-02-20T05:15",
+            ],
+        ),
     ];
     assert_eq!(cases.len(), 31, "the page has 31 examples");
     for (name, job, now, count, expected) in &cases {
@@ -132,60 +460,159 @@ fn published_examples() {
 #[test]
 fn start_time_semantics() {
     let cases: &[(&str, &str, &str, usize, &[&str])] = &[
-        ("one-time, no startTime: run once immediately",
+        (
+            "one-time, no startTime: run once immediately",
             r#"{"action": {"type": "Http", "request": {"uri": "http://127.0.0.1/", "method": "GET"}}}"#,
-            "2030-01-01T10:20:30Z", 5, &["2030-01-01T10:20:30Z"]),
-        ("one-time, past startTime: run once immediately",
-            r#"{"startTime": "2029-06-01T00:00:00Z"}"#, "2030-01-01T10:20:30Z", 5, &["2030-01-01T10:20:30Z"]),
-        ("one-time, startTime now", r#"{"startTime": "2030-01-01T10:20:30Z"}"#, "2030-01-01T10:20:30Z", 5, &["2030-01-01T10:20:30Z"]),
-        ("one-time, future startTime", r#"{"startTime": "2030-02-01T08:00:00Z"}"#, "2030-01-01T10:20:30Z", 5, &["2030-02-01T08:00:00Z"]),
-        ("recurring, no startTime: immediately, then from the creation time",
-            r#"{"recurrence": {"frequency": "Hour", "interval": 2, "count": 3}}"#, "2030-01-01T10:20:30Z", 5,
-            &["2030-01-01T10:20:30Z", "2030-01-01T12:20:30Z", "2030-01-01T14:20:30Z"]),
-        ("recurring, no startTime, with schedule: immediately, then the schedule",
-            r#"{"recurrence": {"frequency": "Day", "schedule": {"hours": [6]}}}"#, "2030-01-01T10:20:00Z", 3,
-            &["2030-01-01T10:20:00Z", "2030-01-02T06:20:00Z", "2030-01-03T06:20:00Z"]),
-        ("docs: past startTime every 2 days, first future lattice point",
-            r#"{"startTime": "2015-04-07T14:00", "recurrence": {"frequency": "Day", "interval": 2}}"#, "2015-04-08T13:00:00Z", 4,
-            &["2015-04-09T14:00", "2015-04-11T14:00", "2015-04-13T14:00", "2015-04-15T14:00"]),
-        ("docs: same first run from 2015-04-05",
-            r#"{"startTime": "2015-04-05T14:00", "recurrence": {"frequency": "Day", "interval": 2}}"#, "2015-04-08T13:00:00Z", 1,
-            &["2015-04-09T14:00"]),
-        ("docs: same first run from 2015-04-01",
-            r#"{"startTime": "2015-04-01T14:00", "recurrence": {"frequency": "Day", "interval": 2}}"#, "2015-04-08T13:00:00Z", 1,
-            &["2015-04-09T14:00"]),
-        ("spec: every 3 days from 2020-01-01T06:00",
-            r#"{"startTime": "2020-01-01T06:00:00Z", "recurrence": {"frequency": "Day", "interval": 3}}"#, "2020-01-05T12:00:00Z", 2,
-            &["2020-01-07T06:00", "2020-01-10T06:00"]),
-        ("a lattice point exactly at now runs now",
-            r#"{"startTime": "2020-01-01T06:00:00Z", "recurrence": {"frequency": "Day", "interval": 3}}"#, "2020-01-07T06:00:00Z", 2,
-            &["2020-01-07T06:00", "2020-01-10T06:00"]),
-        ("future startTime with schedule: no run before startTime",
+            "2030-01-01T10:20:30Z",
+            5,
+            &["2030-01-01T10:20:30Z"],
+        ),
+        (
+            "one-time, past startTime: run once immediately",
+            r#"{"startTime": "2029-06-01T00:00:00Z"}"#,
+            "2030-01-01T10:20:30Z",
+            5,
+            &["2030-01-01T10:20:30Z"],
+        ),
+        (
+            "one-time, startTime now",
+            r#"{"startTime": "2030-01-01T10:20:30Z"}"#,
+            "2030-01-01T10:20:30Z",
+            5,
+            &["2030-01-01T10:20:30Z"],
+        ),
+        (
+            "one-time, future startTime",
+            r#"{"startTime": "2030-02-01T08:00:00Z"}"#,
+            "2030-01-01T10:20:30Z",
+            5,
+            &["2030-02-01T08:00:00Z"],
+        ),
+        (
+            "recurring, no startTime: immediately, then from the creation time",
+            r#"{"recurrence": {"frequency": "Hour", "interval": 2, "count": 3}}"#,
+            "2030-01-01T10:20:30Z",
+            5,
+            &[
+                "2030-01-01T10:20:30Z",
+                "2030-01-01T12:20:30Z",
+                "2030-01-01T14:20:30Z",
+            ],
+        ),
+        (
+            "recurring, no startTime, with schedule: immediately, then the schedule",
+            r#"{"recurrence": {"frequency": "Day", "schedule": {"hours": [6]}}}"#,
+            "2030-01-01T10:20:00Z",
+            3,
+            &[
+                "2030-01-01T10:20:00Z",
+                "2030-01-02T06:20:00Z",
+                "2030-01-03T06:20:00Z",
+            ],
+        ),
+        (
+            "docs: past startTime every 2 days, first future lattice point",
+            r#"{"startTime": "2015-04-07T14:00", "recurrence": {"frequency": "Day", "interval": 2}}"#,
+            "2015-04-08T13:00:00Z",
+            4,
+            &[
+                "2015-04-09T14:00",
+                "2015-04-11T14:00",
+                "2015-04-13T14:00",
+                "2015-04-15T14:00",
+            ],
+        ),
+        (
+            "docs: same first run from 2015-04-05",
+            r#"{"startTime": "2015-04-05T14:00", "recurrence": {"frequency": "Day", "interval": 2}}"#,
+            "2015-04-08T13:00:00Z",
+            1,
+            &["2015-04-09T14:00"],
+        ),
+        (
+            "docs: same first run from 2015-04-01",
+            r#"{"startTime": "2015-04-01T14:00", "recurrence": {"frequency": "Day", "interval": 2}}"#,
+            "2015-04-08T13:00:00Z",
+            1,
+            &["2015-04-09T14:00"],
+        ),
+        (
+            "spec: every 3 days from 2020-01-01T06:00",
+            r#"{"startTime": "2020-01-01T06:00:00Z", "recurrence": {"frequency": "Day", "interval": 3}}"#,
+            "2020-01-05T12:00:00Z",
+            2,
+            &["2020-01-07T06:00", "2020-01-10T06:00"],
+        ),
+        (
+            "a lattice point exactly at now runs now",
+            r#"{"startTime": "2020-01-01T06:00:00Z", "recurrence": {"frequency": "Day", "interval": 3}}"#,
+            "2020-01-07T06:00:00Z",
+            2,
+            &["2020-01-07T06:00", "2020-01-10T06:00"],
+        ),
+        (
+            "future startTime with schedule: no run before startTime",
             r#"{"startTime": "2030-01-02T12:00:00Z", "recurrence": {"frequency": "Week", "schedule": {"weekDays": ["Monday", "Wednesday", "Friday"], "hours": [10, 22], "minutes": [0]}}}"#,
-            "2030-01-01T00:00:00Z", 3, &["2030-01-02T22:00", "2030-01-04T10:00", "2030-01-04T22:00"]),
-        ("past startTime with schedule: first schedule match at or after now",
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-01-02T22:00", "2030-01-04T10:00", "2030-01-04T22:00"],
+        ),
+        (
+            "past startTime with schedule: first schedule match at or after now",
             r#"{"startTime": "2029-01-01T09:30:00Z", "recurrence": {"frequency": "Week", "schedule": {"weekDays": ["Sunday"]}}}"#,
-            "2030-01-01T00:00:00Z", 2, &["2030-01-06T09:30", "2030-01-13T09:30"]),
-        ("a job created decades after its startTime jumps straight there",
-            r#"{"startTime": "2000-01-01T06:00:00Z", "recurrence": {"frequency": "Day"}}"#, "2030-06-15T12:00:00Z", 2,
-            &["2030-06-16T06:00", "2030-06-17T06:00"]),
-        ("seconds of the start time are kept when minutes are not scheduled",
+            "2030-01-01T00:00:00Z",
+            2,
+            &["2030-01-06T09:30", "2030-01-13T09:30"],
+        ),
+        (
+            "a job created decades after its startTime jumps straight there",
+            r#"{"startTime": "2000-01-01T06:00:00Z", "recurrence": {"frequency": "Day"}}"#,
+            "2030-06-15T12:00:00Z",
+            2,
+            &["2030-06-16T06:00", "2030-06-17T06:00"],
+        ),
+        (
+            "seconds of the start time are kept when minutes are not scheduled",
             r#"{"startTime": "2030-01-01T08:00:30Z", "recurrence": {"frequency": "Week", "schedule": {"weekDays": ["Tuesday"]}}}"#,
-            "2030-01-01T00:00:00Z", 2, &["2030-01-01T08:00:30Z", "2030-01-08T08:00:30Z"]),
-        ("scheduled minutes run on the minute",
+            "2030-01-01T00:00:00Z",
+            2,
+            &["2030-01-01T08:00:30Z", "2030-01-08T08:00:30Z"],
+        ),
+        (
+            "scheduled minutes run on the minute",
             r#"{"startTime": "2030-01-01T08:00:30Z", "recurrence": {"frequency": "Day", "schedule": {"hours": [9], "minutes": [0]}}}"#,
-            "2030-01-01T00:00:00Z", 2, &["2030-01-01T09:00:00Z", "2030-01-02T09:00:00Z"]),
-        ("sub-second parts are dropped",
+            "2030-01-01T00:00:00Z",
+            2,
+            &["2030-01-01T09:00:00Z", "2030-01-02T09:00:00Z"],
+        ),
+        (
+            "sub-second parts are dropped",
             r#"{"startTime": "2030-01-01T08:00:00.750Z", "recurrence": {"frequency": "Day", "count": 2}}"#,
-            "2030-01-01T00:00:00Z", 5, &["2030-01-01T08:00:00Z", "2030-01-02T08:00:00Z"]),
-        ("offsets are converted to UTC",
+            "2030-01-01T00:00:00Z",
+            5,
+            &["2030-01-01T08:00:00Z", "2030-01-02T08:00:00Z"],
+        ),
+        (
+            "offsets are converted to UTC",
             r#"{"startTime": "2030-01-01T09:30:00-08:00", "recurrence": {"frequency": "Day", "count": 2}}"#,
-            "2030-01-01T00:00:00Z", 5, &["2030-01-01T17:30:00Z", "2030-01-02T17:30:00Z"]),
-        ("a disabled job never runs",
+            "2030-01-01T00:00:00Z",
+            5,
+            &["2030-01-01T17:30:00Z", "2030-01-02T17:30:00Z"],
+        ),
+        (
+            "a disabled job never runs",
             r#"{"startTime": "2030-01-01T08:00:00Z", "state": "Disabled", "recurrence": {"frequency": "Day"}}"#,
-            "2030-01-01T00:00:00Z", 3, &[]),
-        ("a completed job never runs",
-            r#"{"startTime": "2030-01-01T08:00:00Z", "state": "completed"}"#, "2030-01-01T00:00:00Z", 3, &[]),
+            "2030-01-01T00:00:00Z",
+            3,
+            &[],
+        ),
+        (
+            "a completed job never runs",
+            r#"{"startTime": "2030-01-01T08:00:00Z", "state": "completed"}"#,
+            "2030-01-01T00:00:00Z",
+            3,
+            &[],
+        ),
     ];
     for (name, job, now, count, expected) in cases {
         check(name, job, now, *count, expected);
@@ -196,37 +623,88 @@ fn start_time_semantics() {
 #[test]
 fn termination() {
     let cases: &[(&str, &str, &str, usize, &[&str])] = &[
-        ("count from creation, not from a past startTime",
+        (
+            "count from creation, not from a past startTime",
             r#"{"startTime": "2015-04-07T14:00", "recurrence": {"frequency": "Day", "interval": 2, "count": 2}}"#,
-            "2015-04-08T13:00:00Z", 10, &["2015-04-09T14:00", "2015-04-11T14:00"]),
-        ("count 1", r#"{"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Minute", "count": 1}}"#,
-            "2030-01-01T00:00:00Z", 10, &["2030-01-01T08:00"]),
-        ("count counts expanded runs",
+            "2015-04-08T13:00:00Z",
+            10,
+            &["2015-04-09T14:00", "2015-04-11T14:00"],
+        ),
+        (
+            "count 1",
+            r#"{"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Minute", "count": 1}}"#,
+            "2030-01-01T00:00:00Z",
+            10,
+            &["2030-01-01T08:00"],
+        ),
+        (
+            "count counts expanded runs",
             r#"{"startTime": "2030-01-01T00:00:00Z", "recurrence": {"frequency": "Day", "count": 3, "schedule": {"hours": [5, 17], "minutes": [0]}}}"#,
-            "2030-01-01T00:00:00Z", 10, &["2030-01-01T05:00", "2030-01-01T17:00", "2030-01-02T05:00"]),
-        ("endTime is inclusive",
+            "2030-01-01T00:00:00Z",
+            10,
+            &["2030-01-01T05:00", "2030-01-01T17:00", "2030-01-02T05:00"],
+        ),
+        (
+            "endTime is inclusive",
             r#"{"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Day", "endTime": "2030-01-03T08:00:00Z"}}"#,
-            "2030-01-01T00:00:00Z", 10, &["2030-01-01T08:00", "2030-01-02T08:00", "2030-01-03T08:00"]),
-        ("endTime a minute earlier",
+            "2030-01-01T00:00:00Z",
+            10,
+            &["2030-01-01T08:00", "2030-01-02T08:00", "2030-01-03T08:00"],
+        ),
+        (
+            "endTime a minute earlier",
             r#"{"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Day", "endTime": "2030-01-03T07:59:00Z"}}"#,
-            "2030-01-01T00:00:00Z", 10, &["2030-01-01T08:00", "2030-01-02T08:00"]),
-        ("date-only endTime is midnight UTC",
+            "2030-01-01T00:00:00Z",
+            10,
+            &["2030-01-01T08:00", "2030-01-02T08:00"],
+        ),
+        (
+            "date-only endTime is midnight UTC",
             r#"{"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Day", "endTime": "2030-01-03"}}"#,
-            "2030-01-01T00:00:00Z", 10, &["2030-01-01T08:00", "2030-01-02T08:00"]),
-        ("count ends first",
+            "2030-01-01T00:00:00Z",
+            10,
+            &["2030-01-01T08:00", "2030-01-02T08:00"],
+        ),
+        (
+            "count ends first",
             r#"{"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Day", "count": 2, "endTime": "2030-01-05T00:00:00Z"}}"#,
-            "2030-01-01T00:00:00Z", 10, &["2030-01-01T08:00", "2030-01-02T08:00"]),
-        ("endTime ends first",
+            "2030-01-01T00:00:00Z",
+            10,
+            &["2030-01-01T08:00", "2030-01-02T08:00"],
+        ),
+        (
+            "endTime ends first",
             r#"{"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Day", "count": 10, "endTime": "2030-01-02T12:00:00Z"}}"#,
-            "2030-01-01T00:00:00Z", 10, &["2030-01-01T08:00", "2030-01-02T08:00"]),
-        ("endTime in the past: nothing runs",
-            r#"{"recurrence": {"frequency": "Day", "endTime": "2029-01-01T00:00:00Z"}}"#, "2030-01-01T00:00:00Z", 10, &[]),
-        ("endTime before startTime: nothing runs",
+            "2030-01-01T00:00:00Z",
+            10,
+            &["2030-01-01T08:00", "2030-01-02T08:00"],
+        ),
+        (
+            "endTime in the past: nothing runs",
+            r#"{"recurrence": {"frequency": "Day", "endTime": "2029-01-01T00:00:00Z"}}"#,
+            "2030-01-01T00:00:00Z",
+            10,
+            &[],
+        ),
+        (
+            "endTime before startTime: nothing runs",
             r#"{"startTime": "2030-02-01T00:00:00Z", "recurrence": {"frequency": "Day", "endTime": "2030-01-15T00:00:00Z"}}"#,
-            "2030-01-01T00:00:00Z", 10, &[]),
-        ("a five-year endTime is fine",
+            "2030-01-01T00:00:00Z",
+            10,
+            &[],
+        ),
+        (
+            "a five-year endTime is fine",
             r#"{"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Month", "interval": 18, "endTime": "2035-01-01T00:00:00Z"}}"#,
-            "2030-01-01T00:00:00Z", 10, &["2030-01-01T08:00", "2031-07-01T08:00", "2033-01-01T08:00", "2034-07-01T08:00"]),
+            "2030-01-01T00:00:00Z",
+            10,
+            &[
+                "2030-01-01T08:00",
+                "2031-07-01T08:00",
+                "2033-01-01T08:00",
+                "2034-07-01T08:00",
+            ],
+        ),
     ];
     for (name, job, now, count, expected) in cases {
         check(name, job, now, *count, expected);
@@ -237,60 +715,170 @@ fn termination() {
 #[test]
 fn frequencies_and_intervals() {
     let cases: &[(&str, &str, &str, usize, &[&str])] = &[
-        ("monthly from the 31st skips months without one",
-            r#"{"startTime": "2030-01-31T10:00:00Z", "recurrence": {"frequency": "Month"}}"#, "2030-01-01T00:00:00Z", 4,
-            &["2030-01-31T10:00", "2030-03-31T10:00", "2030-05-31T10:00", "2030-07-31T10:00"]),
-        ("every 3 months on the 15th, periods aligned on the start month",
+        (
+            "monthly from the 31st skips months without one",
+            r#"{"startTime": "2030-01-31T10:00:00Z", "recurrence": {"frequency": "Month"}}"#,
+            "2030-01-01T00:00:00Z",
+            4,
+            &[
+                "2030-01-31T10:00",
+                "2030-03-31T10:00",
+                "2030-05-31T10:00",
+                "2030-07-31T10:00",
+            ],
+        ),
+        (
+            "every 3 months on the 15th, periods aligned on the start month",
             r#"{"startTime": "2030-01-20T00:00:00Z", "recurrence": {"frequency": "Month", "interval": 3, "schedule": {"monthDays": [15], "hours": [6], "minutes": [0]}}}"#,
-            "2030-01-01T00:00:00Z", 3, &["2030-04-15T06:00", "2030-07-15T06:00", "2030-10-15T06:00"]),
-        ("negative month days count back from the end",
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-04-15T06:00", "2030-07-15T06:00", "2030-10-15T06:00"],
+        ),
+        (
+            "negative month days count back from the end",
             r#"{"startTime": "2030-01-01T00:00:00Z", "recurrence": {"frequency": "Month", "schedule": {"monthDays": [-3, -1], "hours": [0], "minutes": [0]}}}"#,
-            "2030-01-01T00:00:00Z", 4, &["2030-01-29T00:00", "2030-01-31T00:00", "2030-02-26T00:00", "2030-02-28T00:00"]),
-        ("leap February: -1 is the 29th",
+            "2030-01-01T00:00:00Z",
+            4,
+            &[
+                "2030-01-29T00:00",
+                "2030-01-31T00:00",
+                "2030-02-26T00:00",
+                "2030-02-28T00:00",
+            ],
+        ),
+        (
+            "leap February: -1 is the 29th",
             r#"{"startTime": "2032-02-01T00:00:00Z", "recurrence": {"frequency": "Month", "schedule": {"monthDays": [-1], "hours": [0], "minutes": [0]}}}"#,
-            "2032-01-01T00:00:00Z", 2, &["2032-02-29T00:00", "2032-03-31T00:00"]),
-        ("every Tuesday of the month (no occurrence)",
+            "2032-01-01T00:00:00Z",
+            2,
+            &["2032-02-29T00:00", "2032-03-31T00:00"],
+        ),
+        (
+            "every Tuesday of the month (no occurrence)",
             r#"{"startTime": "2030-01-01T07:00:00Z", "recurrence": {"frequency": "Month", "schedule": {"monthlyOccurrences": [{"day": "Tuesday"}]}}}"#,
-            "2030-01-01T00:00:00Z", 6, &["2030-01-01T07:00", "2030-01-08T07:00", "2030-01-15T07:00", "2030-01-22T07:00", "2030-01-29T07:00", "2030-02-05T07:00"]),
-        ("month days and occurrences combine, no duplicates",
+            "2030-01-01T00:00:00Z",
+            6,
+            &[
+                "2030-01-01T07:00",
+                "2030-01-08T07:00",
+                "2030-01-15T07:00",
+                "2030-01-22T07:00",
+                "2030-01-29T07:00",
+                "2030-02-05T07:00",
+            ],
+        ),
+        (
+            "month days and occurrences combine, no duplicates",
             r#"{"startTime": "2030-03-01T00:00:00Z", "recurrence": {"frequency": "Month", "schedule": {"monthDays": [1, 29], "monthlyOccurrences": [{"day": "Friday", "Occurrence": 1}, {"day": "Friday", "Occurrence": -1}], "hours": [12], "minutes": [0]}}}"#,
-            "2030-01-01T00:00:00Z", 4, &["2030-03-01T12:00", "2030-03-29T12:00", "2030-04-01T12:00", "2030-04-05T12:00"]),
-        ("never-matching month rule ends the series",
+            "2030-01-01T00:00:00Z",
+            4,
+            &[
+                "2030-03-01T12:00",
+                "2030-03-29T12:00",
+                "2030-04-01T12:00",
+                "2030-04-05T12:00",
+            ],
+        ),
+        (
+            "never-matching month rule ends the series",
             r#"{"startTime": "2030-02-01T00:00:00Z", "recurrence": {"frequency": "Month", "interval": 12, "schedule": {"monthDays": [30]}}}"#,
-            "2030-01-01T00:00:00Z", 3, &[]),
-        ("every other week on Monday and Friday, weeks starting Monday",
+            "2030-01-01T00:00:00Z",
+            3,
+            &[],
+        ),
+        (
+            "every other week on Monday and Friday, weeks starting Monday",
             r#"{"startTime": "2030-01-02T08:00:00Z", "recurrence": {"frequency": "Week", "interval": 2, "schedule": {"weekDays": ["Monday", "Friday"]}}}"#,
-            "2030-01-01T00:00:00Z", 5, &["2030-01-04T08:00", "2030-01-14T08:00", "2030-01-18T08:00", "2030-01-28T08:00", "2030-02-01T08:00"]),
-        ("weekly without schedule: the start's weekday",
-            r#"{"startTime": "2030-01-03T08:00:00Z", "recurrence": {"frequency": "Week", "interval": 3}}"#, "2030-01-01T00:00:00Z", 3,
-            &["2030-01-03T08:00", "2030-01-24T08:00", "2030-02-14T08:00"]),
-        ("every 2 days at 5 and 17",
+            "2030-01-01T00:00:00Z",
+            5,
+            &[
+                "2030-01-04T08:00",
+                "2030-01-14T08:00",
+                "2030-01-18T08:00",
+                "2030-01-28T08:00",
+                "2030-02-01T08:00",
+            ],
+        ),
+        (
+            "weekly without schedule: the start's weekday",
+            r#"{"startTime": "2030-01-03T08:00:00Z", "recurrence": {"frequency": "Week", "interval": 3}}"#,
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-01-03T08:00", "2030-01-24T08:00", "2030-02-14T08:00"],
+        ),
+        (
+            "every 2 days at 5 and 17",
             r#"{"startTime": "2030-01-01T10:00:00Z", "recurrence": {"frequency": "Day", "interval": 2, "schedule": {"hours": [5, 17]}}}"#,
-            "2030-01-01T00:00:00Z", 3, &["2030-01-01T17:00", "2030-01-03T05:00", "2030-01-03T17:00"]),
-        ("every 15 minutes from the creation time",
-            r#"{"recurrence": {"frequency": "Minute", "interval": 15}}"#, "2030-01-01T10:07:00Z", 3,
-            &["2030-01-01T10:07", "2030-01-01T10:22", "2030-01-01T10:37"]),
-        ("minute frequency limited by minutes",
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-01-01T17:00", "2030-01-03T05:00", "2030-01-03T17:00"],
+        ),
+        (
+            "every 15 minutes from the creation time",
+            r#"{"recurrence": {"frequency": "Minute", "interval": 15}}"#,
+            "2030-01-01T10:07:00Z",
+            3,
+            &["2030-01-01T10:07", "2030-01-01T10:22", "2030-01-01T10:37"],
+        ),
+        (
+            "minute frequency limited by minutes",
             r#"{"startTime": "2030-01-01T00:00:00Z", "recurrence": {"frequency": "Minute", "interval": 5, "schedule": {"minutes": [0, 30]}}}"#,
-            "2030-01-01T00:00:00Z", 3, &["2030-01-01T00:00", "2030-01-01T00:30", "2030-01-01T01:00"]),
-        ("every 7 minutes, only on the hour: lcm(7, 60) = 7 hours",
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-01-01T00:00", "2030-01-01T00:30", "2030-01-01T01:00"],
+        ),
+        (
+            "every 7 minutes, only on the hour: lcm(7, 60) = 7 hours",
             r#"{"startTime": "2030-01-01T00:00:00Z", "recurrence": {"frequency": "Minute", "interval": 7, "schedule": {"minutes": [0]}}}"#,
-            "2030-01-01T00:00:00Z", 3, &["2030-01-01T00:00", "2030-01-01T07:00", "2030-01-01T14:00"]),
-        ("minute frequency limited by hours",
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-01-01T00:00", "2030-01-01T07:00", "2030-01-01T14:00"],
+        ),
+        (
+            "minute frequency limited by hours",
             r#"{"startTime": "2030-01-01T00:00:00Z", "recurrence": {"frequency": "Minute", "interval": 20, "schedule": {"hours": [9]}}}"#,
-            "2030-01-01T00:00:00Z", 4, &["2030-01-01T09:00", "2030-01-01T09:20", "2030-01-01T09:40", "2030-01-02T09:00"]),
-        ("every 2 minutes can never land on an odd minute",
+            "2030-01-01T00:00:00Z",
+            4,
+            &[
+                "2030-01-01T09:00",
+                "2030-01-01T09:20",
+                "2030-01-01T09:40",
+                "2030-01-02T09:00",
+            ],
+        ),
+        (
+            "every 2 minutes can never land on an odd minute",
             r#"{"startTime": "2030-01-01T00:00:00Z", "recurrence": {"frequency": "Minute", "interval": 2, "schedule": {"minutes": [1]}}}"#,
-            "2030-01-01T00:00:00Z", 3, &[]),
-        ("every 3 hours expanded by minutes",
+            "2030-01-01T00:00:00Z",
+            3,
+            &[],
+        ),
+        (
+            "every 3 hours expanded by minutes",
             r#"{"startTime": "2030-01-01T01:10:00Z", "recurrence": {"frequency": "Hour", "interval": 3, "schedule": {"minutes": [0, 30]}}}"#,
-            "2030-01-01T00:00:00Z", 4, &["2030-01-01T01:30", "2030-01-01T04:00", "2030-01-01T04:30", "2030-01-01T07:00"]),
-        ("hourly limited by hours",
+            "2030-01-01T00:00:00Z",
+            4,
+            &[
+                "2030-01-01T01:30",
+                "2030-01-01T04:00",
+                "2030-01-01T04:30",
+                "2030-01-01T07:00",
+            ],
+        ),
+        (
+            "hourly limited by hours",
             r#"{"startTime": "2030-01-01T00:00:00Z", "recurrence": {"frequency": "Hour", "schedule": {"hours": [9, 10]}}}"#,
-            "2030-01-01T00:00:00Z", 3, &["2030-01-01T09:00", "2030-01-01T10:00", "2030-01-02T09:00"]),
-        ("every 1000 hours",
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-01-01T09:00", "2030-01-01T10:00", "2030-01-02T09:00"],
+        ),
+        (
+            "every 1000 hours",
             r#"{"startTime": "2030-01-01T00:00:00Z", "recurrence": {"frequency": "Hour", "interval": 1000}}"#,
-            "2030-01-01T00:00:00Z", 2, &["2030-01-01T00:00", "2030-02-11T16:00"]),
+            "2030-01-01T00:00:00Z",
+            2,
+            &["2030-01-01T00:00", "2030-02-11T16:00"],
+        ),
     ];
     for (name, job, now, count, expected) in cases {
         check(name, job, now, *count, expected);
@@ -304,10 +892,21 @@ fn zone_is_a_parameter() {
     let job = r#"{"startTime": "2030-03-25T08:00:00Z", "recurrence": {"frequency": "Week", "schedule": {"weekDays": ["Monday"], "hours": [9], "minutes": [0]}}}"#;
     let now = at("2030-03-01T00:00:00Z");
     let schedule = validate_schedule(&parse_job_document(job).unwrap(), now).unwrap();
-    let runs = |zone: Zone| -> Vec<String> { preview_schedule(&schedule, now, 2, zone).iter().map(format_datetime).collect() };
-    assert_eq!(runs(Zone::Utc), ["2030-03-25T09:00:00Z", "2030-04-01T09:00:00Z"]);
+    let runs = |zone: Zone| -> Vec<String> {
+        preview_schedule(&schedule, now, 2, zone)
+            .iter()
+            .map(format_datetime)
+            .collect()
+    };
+    assert_eq!(
+        runs(Zone::Utc),
+        ["2030-03-25T09:00:00Z", "2030-04-01T09:00:00Z"]
+    );
     let berlin = Zone::parse("Europe/Berlin").unwrap();
-    assert_eq!(runs(berlin), ["2030-03-25T08:00:00Z", "2030-04-01T07:00:00Z"]);
+    assert_eq!(
+        runs(berlin),
+        ["2030-03-25T08:00:00Z", "2030-04-01T07:00:00Z"]
+    );
 }
 
 /// `next_after` and `first_at_or_after` agree with iteration, which the runner relies on.
@@ -315,13 +914,20 @@ fn zone_is_a_parameter() {
 fn stepping_agrees_with_iteration() {
     let job = r#"{"startTime": "2030-01-01T00:00:00Z", "recurrence": {"frequency": "Month", "schedule": {"monthlyOccurrences": [{"day": "Friday", "Occurrence": -1}], "minutes": [0, 30], "hours": [5, 17]}}}"#;
     let now = at("2030-01-01T00:00:00Z");
-    let series = Series::new(&validate_schedule(&parse_job_document(job).unwrap(), now).unwrap(), now, Zone::Utc);
+    let series = Series::new(
+        &validate_schedule(&parse_job_document(job).unwrap(), now).unwrap(),
+        now,
+        Zone::Utc,
+    );
     let all: Vec<_> = series.iter().take(40).collect();
     for pair in all.windows(2) {
         assert!(pair[0] < pair[1], "strictly increasing");
         assert_eq!(series.next_after(pair[0]), Some(pair[1]));
         assert_eq!(series.first_at_or_after(pair[1]), Some(pair[1]));
-        assert_eq!(series.first_at_or_after(pair[0] + chrono::TimeDelta::seconds(1)), Some(pair[1]));
+        assert_eq!(
+            series.first_at_or_after(pair[0] + chrono::TimeDelta::seconds(1)),
+            Some(pair[1])
+        );
     }
 }
 
@@ -353,7 +959,10 @@ mod properties {
                 week_days: week.filter(|_| f == RecurrenceFrequency::Week),
                 month_days: month_days
                     .filter(|_| f == RecurrenceFrequency::Month)
-                    .map(|(p, n)| MonthDays { positive: p & !1, negative: n & !1 })
+                    .map(|(p, n)| MonthDays {
+                        positive: p & !1,
+                        negative: n & !1,
+                    })
                     .filter(|m| m.positive | m.negative != 0),
                 monthly_occurrences: occ
                     .filter(|_| f == RecurrenceFrequency::Month)
@@ -362,17 +971,38 @@ mod properties {
     }
 
     fn job() -> impl Strategy<Value = (ValidSchedule, DateTime<Utc>, Zone)> {
-        let zones = prop::sample::select(vec!["UTC", "Europe/Berlin", "Australia/Lord_Howe", "America/Sao_Paulo"]);
-        (frequency(), 1u32..40, prop::option::of(0i64..200_000_000), 0i64..200_000_000, zones)
+        let zones = prop::sample::select(vec![
+            "UTC",
+            "Europe/Berlin",
+            "Australia/Lord_Howe",
+            "America/Sao_Paulo",
+        ]);
+        (
+            frequency(),
+            1u32..40,
+            prop::option::of(0i64..200_000_000),
+            0i64..200_000_000,
+            zones,
+        )
             .prop_flat_map(|(f, interval, start, now, zone)| {
-                (Just((f, interval, start, now, zone)), schedule_for(f), prop::option::of(1u64..30))
+                (
+                    Just((f, interval, start, now, zone)),
+                    schedule_for(f),
+                    prop::option::of(1u64..30),
+                )
             })
             .prop_map(|((f, interval, start, now, zone), schedule, count)| {
                 let base = 1_893_456_000; // 2030-01-01
                 let at = |s: i64| DateTime::from_timestamp(base + s, 0).unwrap();
                 let valid = ValidSchedule {
                     start_time: start.map(at),
-                    recurrence: Some(Recurrence { frequency: f, interval, count, end_time: None, schedule }),
+                    recurrence: Some(Recurrence {
+                        frequency: f,
+                        interval,
+                        count,
+                        end_time: None,
+                        schedule,
+                    }),
                     state: JobState::Enabled,
                 };
                 (valid, at(now), Zone::parse(zone).unwrap())
