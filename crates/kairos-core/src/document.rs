@@ -8,7 +8,9 @@
 use crate::error::{FieldError, ValidationErrors};
 use crate::lenient_json::strip_comments_and_trailing_commas;
 use crate::model::JobProperties;
-use serde::de::DeserializeOwned;
+use serde::de::value::{MapDeserializer, SeqDeserializer};
+use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
+use serde::forward_to_deserialize_any;
 use serde_json::Value;
 
 /// Largest job definition accepted, in bytes of its compact JSON: the docs' "16K" (§11, §15.16).
@@ -50,7 +52,7 @@ pub fn parse_lenient_json(text: &str) -> Result<Value, ValidationErrors> {
 
 /// Deserialize `value` into `T`, reporting a type error with its path under `root`.
 pub fn from_value_at<T: DeserializeOwned>(value: Value, root: &str) -> Result<T, ValidationErrors> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
+    serde_path_to_error::deserialize(ObjectsOnly(value)).map_err(|e| {
         let inner = e.path().to_string();
         let path = match (root.is_empty(), inner.as_str()) {
             (true, _) => inner.clone(),
@@ -60,6 +62,85 @@ pub fn from_value_at<T: DeserializeOwned>(value: Value, root: &str) -> Result<T,
         };
         FieldError::bad_request(path, humanize_serde_message(&e.into_inner().to_string())).into()
     })
+}
+
+/// A `Value` that deserializes as itself, except that an array is refused where an object is
+/// expected. serde's derived structs also accept an array read field by field (`["Day", 5, 3,
+/// null, null]` as a recurrence); the wire format has no such form, so it is a type error like
+/// any other.
+#[derive(Debug)]
+struct ObjectsOnly(Value);
+
+impl<'de> de::Deserializer<'de> for ObjectsOnly {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Array(items) => {
+                let mut seq = SeqDeserializer::new(items.into_iter().map(ObjectsOnly));
+                let value = visitor.visit_seq(&mut seq)?;
+                seq.end()?;
+                Ok(value)
+            }
+            Value::Object(map) => {
+                let mut access =
+                    MapDeserializer::new(map.into_iter().map(|(k, v)| (k, ObjectsOnly(v))));
+                let value = visitor.visit_map(&mut access)?;
+                access.end()?;
+                Ok(value)
+            }
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Null => visitor.visit_none(),
+            other => visitor.visit_some(ObjectsOnly(other)),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Array(_) => Err(de::Error::invalid_type(de::Unexpected::Seq, &visitor)),
+            other => ObjectsOnly(other).deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_enum(name, variants, visitor)
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit
+        unit_struct seq tuple tuple_struct map identifier ignored_any
+    }
+}
+
+impl<'de> IntoDeserializer<'de, serde_json::Error> for ObjectsOnly {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
 }
 
 fn check_size(properties: &Value) -> Result<(), ValidationErrors> {
@@ -85,14 +166,25 @@ fn strip_position(e: &serde_json::Error) -> String {
     }
 }
 
-/// Turn serde's wording ("invalid type: string \"x\", expected i64") into a sentence.
+/// Turn serde's wording ("invalid type: string \"x\", expected i64") into a sentence in JSON's
+/// terms: no Rust type names ("struct JobAction", "sequence", "map") reach the user.
 fn humanize_serde_message(message: &str) -> String {
     let message = message.replace("expected i64", "expected an integer");
     match message.strip_prefix("invalid type: ") {
         Some(rest) => match rest.split_once(", expected ") {
-            Some((got, want)) => format!("expected {want}, got {got}"),
+            Some((got, want)) => format!("expected {}, got {}", json_kind(want), json_kind(got)),
             None => message.clone(),
         },
         None => message,
+    }
+}
+
+fn json_kind(serde_words: &str) -> &str {
+    match serde_words {
+        "map" | "a map" => "an object",
+        "sequence" | "a sequence" => "an array",
+        "unit value" => "null",
+        w if w.starts_with("struct ") => "an object",
+        w => w,
     }
 }

@@ -65,7 +65,7 @@ impl FieldError {
     }
 }
 
-/// Everything wrong with one input, in document order; never empty.
+/// Everything wrong with one input, in the order validation found it; never empty.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", self.summary())]
 pub struct ValidationErrors(Vec<FieldError>);

@@ -153,10 +153,11 @@ fn parse_timespan(s: &str) -> Option<Duration> {
             (whole, nanos)
         }
     };
-    Some(Duration::new(
-        days * 86400 + hours * 3600 + minutes * 60 + secs,
-        nanos,
-    ))
+    // Checked: a huge day count must be rejected, not wrapped round to a small duration.
+    let total = days
+        .checked_mul(86400)?
+        .checked_add(hours * 3600 + minutes * 60 + secs)?;
+    Some(Duration::new(total, nanos))
 }
 
 /// Canonical ISO 8601 duration: `P1DT2H30M`, `PT30S`, `PT0.5S`, `PT0S`.
@@ -239,5 +240,8 @@ mod tests {
         check_duration("30", None);
         check_duration("00:60:00", None);
         check_duration("-00:01:00", None);
+        // 213503982334602 days overflow u64 seconds; wrapped, they would read as about 17 hours.
+        check_duration("213503982334602.00:00:00", None);
+        check_duration("213503982334601.00:00:00", Some("P213503982334601D"));
     }
 }

@@ -12,10 +12,13 @@ pub fn strip_comments_and_trailing_commas(text: &str) -> String {
     let mut i = 0;
     // Index in `out` of the last comma seen outside strings with only blanks after it so far.
     let mut pending_comma: Option<usize> = None;
+    // The last byte outside comments and whitespace.
+    let mut last_significant: Option<u8> = None;
     while i < bytes.len() {
         match bytes[i] {
             b'"' => {
                 pending_comma = None;
+                last_significant = Some(b'"');
                 i += 1;
                 while i < bytes.len() {
                     match bytes[i] {
@@ -48,19 +51,29 @@ pub fn strip_comments_and_trailing_commas(text: &str) -> String {
                     i += 2;
                 }
             }
+            // A comma right after `[`, `{` or another comma is not trailing but an error that
+            // serde must see (`[,]` is not an empty array).
             b',' => {
-                pending_comma = Some(i);
+                pending_comma = if matches!(last_significant, Some(b'[' | b'{' | b',')) {
+                    None
+                } else {
+                    Some(i)
+                };
+                last_significant = Some(b',');
                 i += 1;
+                continue;
             }
             b'}' | b']' => {
                 if let Some(comma) = pending_comma.take() {
                     out[comma] = b' ';
                 }
+                last_significant = Some(bytes[i]);
                 i += 1;
             }
             b' ' | b'\t' | b'\r' | b'\n' => i += 1,
-            _ => {
+            other => {
                 pending_comma = None;
+                last_significant = Some(other);
                 i += 1;
             }
         }
@@ -108,6 +121,16 @@ mod tests {
         );
         check("{\"a\": [1, // é\n 2, ], }", r#"{"a":[1,2]}"#);
         check("{\"a\": \"é\",\n // trailing ü comment\n}", r#"{"a":"é"}"#);
+    }
+
+    #[test]
+    fn a_lone_comma_is_still_an_error() {
+        for input in ["[,]", "{,}", "[1,,]", "{\"a\": [1, , 2]}"] {
+            assert!(
+                serde_json::from_str::<serde_json::Value>(&strip(input)).is_err(),
+                "{input}"
+            );
+        }
     }
 
     #[test]

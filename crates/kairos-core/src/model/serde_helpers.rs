@@ -128,6 +128,8 @@ impl<'de> Deserialize<'de> for Integer {
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Integer, E> {
                 if v.fract() == 0.0 && v.abs() < 9.0e15 {
                     Ok(Integer(v as i64))
+                } else if v.fract() == 0.0 {
+                    Err(E::custom(format!("{v:e} is too large for an integer")))
                 } else {
                     Err(E::custom(format!("{v} is not an integer")))
                 }

@@ -2,11 +2,12 @@
 
 use super::Problems;
 use crate::model::{
-    ActionType, HttpAuthentication, HttpAuthenticationType, HttpRequest, JobAction, RetryPolicy, RetryType, Secret,
-    ServiceBusMessage, StorageQueueMessage,
+    ActionType, HttpAuthentication, HttpAuthenticationType, HttpRequest, JobAction, RetryPolicy,
+    RetryType, Secret, ServiceBusMessage, StorageQueueMessage,
 };
 use crate::valid::{
-    Action, ActionKind, HttpAction, HttpAuth, NotificationAction, Retry, ServiceBusAction, StorageQueueAction,
+    Action, ActionKind, HttpAction, HttpAuth, NotificationAction, Retry, ServiceBusAction,
+    StorageQueueAction,
 };
 use std::time::Duration;
 
@@ -22,7 +23,12 @@ pub const MAX_RETRY_COUNT: i64 = 20;
 
 /// Validate an action; `main` is false for the error action, which may not chain another.
 /// The error action inherits the main action's retry policy when it has none (spec §7.1).
-pub(super) fn check_action(a: &JobAction, path: &str, main: bool, problems: &mut Problems) -> Option<Action> {
+pub(super) fn check_action(
+    a: &JobAction,
+    path: &str,
+    main: bool,
+    problems: &mut Problems,
+) -> Option<Action> {
     let before = problems.0.len();
     let retry = match &a.retry_policy {
         Some(p) => check_retry(p, &format!("{path}.retryPolicy"), problems),
@@ -30,7 +36,10 @@ pub(super) fn check_action(a: &JobAction, path: &str, main: bool, problems: &mut
     };
     let kind = match a.action_type {
         None => {
-            problems.add(format!("{path}.type"), format!("is required; use {}", ActionType::expected()));
+            problems.add(
+                format!("{path}.type"),
+                format!("is required; use {}", ActionType::expected()),
+            );
             None
         }
         Some(t) => check_payload(a, t, path, problems),
@@ -44,7 +53,10 @@ pub(super) fn check_action(a: &JobAction, path: &str, main: bool, problems: &mut
             checked.map(Box::new)
         }
         (Some(_), false) => {
-            problems.add(format!("{path}.errorAction"), "an error action cannot have an error action of its own");
+            problems.add(
+                format!("{path}.errorAction"),
+                "an error action cannot have an error action of its own",
+            );
             None
         }
         (None, _) => None,
@@ -52,13 +64,25 @@ pub(super) fn check_action(a: &JobAction, path: &str, main: bool, problems: &mut
     if problems.0.len() > before {
         return None;
     }
-    Some(Action { kind: kind?, retry, error_action })
+    Some(Action {
+        kind: kind?,
+        retry,
+        error_action,
+    })
 }
 
-fn check_payload(a: &JobAction, t: ActionType, path: &str, problems: &mut Problems) -> Option<ActionKind> {
+fn check_payload(
+    a: &JobAction,
+    t: ActionType,
+    path: &str,
+    problems: &mut Problems,
+) -> Option<ActionKind> {
     let field = |name: &str| format!("{path}.{name}");
     let missing = |problems: &mut Problems, name: &str| {
-        problems.add(field(name), format!("is required for an action of type {t}"));
+        problems.add(
+            field(name),
+            format!("is required for an action of type {t}"),
+        );
     };
     match t {
         ActionType::Http | ActionType::Https => match &a.request {
@@ -69,7 +93,8 @@ fn check_payload(a: &JobAction, t: ActionType, path: &str, problems: &mut Proble
             }
         },
         ActionType::StorageQueue => match &a.queue_message {
-            Some(m) => check_storage_queue(m, &field("queueMessage"), problems).map(ActionKind::StorageQueue),
+            Some(m) => check_storage_queue(m, &field("queueMessage"), problems)
+                .map(ActionKind::StorageQueue),
             None => {
                 missing(problems, "queueMessage");
                 None
@@ -93,20 +118,30 @@ fn check_payload(a: &JobAction, t: ActionType, path: &str, problems: &mut Proble
         },
         ActionType::Notification => {
             let n = a.notification.clone().unwrap_or_default();
-            Some(ActionKind::Notification(NotificationAction { title: n.title, body: n.body }))
+            Some(ActionKind::Notification(NotificationAction {
+                title: n.title,
+                body: n.body,
+            }))
         }
     }
 }
 
 fn check_retry(p: &RetryPolicy, path: &str, problems: &mut Problems) -> Retry {
     let Some(kind) = p.retry_type else {
-        problems.add(format!("{path}.retryType"), format!("is required; use {}", RetryType::expected()));
+        problems.add(
+            format!("{path}.retryType"),
+            format!("is required; use {}", RetryType::expected()),
+        );
         return Retry::None;
     };
     match kind {
         RetryType::None => Retry::None,
         RetryType::Fixed => {
-            let Retry::Fixed { interval: default_interval, count: default_count } = Retry::DEFAULT else {
+            let Retry::Fixed {
+                interval: default_interval,
+                count: default_count,
+            } = Retry::DEFAULT
+            else {
                 unreachable!("the default policy is Fixed")
             };
             let interval = p.retry_interval.unwrap_or(default_interval);
@@ -126,12 +161,20 @@ fn check_retry(p: &RetryPolicy, path: &str, problems: &mut Problems) -> Retry {
                     format!("must be between 0 and {MAX_RETRY_COUNT}; got {count}"),
                 );
             }
-            Retry::Fixed { interval, count: count.clamp(0, MAX_RETRY_COUNT) as u32 }
+            Retry::Fixed {
+                interval,
+                count: count.clamp(0, MAX_RETRY_COUNT) as u32,
+            }
         }
     }
 }
 
-fn check_http(r: &HttpRequest, t: ActionType, path: &str, problems: &mut Problems) -> Option<HttpAction> {
+fn check_http(
+    r: &HttpRequest,
+    t: ActionType,
+    path: &str,
+    problems: &mut Problems,
+) -> Option<HttpAction> {
     let before = problems.0.len();
     let uri = match r.uri.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
         None => {
@@ -139,32 +182,53 @@ fn check_http(r: &HttpRequest, t: ActionType, path: &str, problems: &mut Problem
             None
         }
         Some(u) if u.len() > MAX_URI_LENGTH => {
-            problems.add(format!("{path}.uri"), format!("may be at most {MAX_URI_LENGTH} characters; got {}", u.len()));
+            problems.add(
+                format!("{path}.uri"),
+                format!(
+                    "may be at most {MAX_URI_LENGTH} characters; got {}",
+                    u.len()
+                ),
+            );
             None
         }
         Some(u) => match url::Url::parse(u) {
             Ok(url) if !matches!(url.scheme(), "http" | "https") || url.host().is_none() => {
-                problems.add(format!("{path}.uri"), format!("must be an absolute http:// or https:// URL; got '{u}'"));
+                problems.add(
+                    format!("{path}.uri"),
+                    format!("must be an absolute http:// or https:// URL; got '{u}'"),
+                );
                 None
             }
             Ok(url) if t == ActionType::Https && url.scheme() != "https" => {
-                problems.add(format!("{path}.uri"), format!("must start with https:// for an action of type Https; got '{u}'"));
+                problems.add(
+                    format!("{path}.uri"),
+                    format!("must start with https:// for an action of type Https; got '{u}'"),
+                );
                 None
             }
             Ok(url) => Some(url),
             Err(e) => {
-                problems.add(format!("{path}.uri"), format!("is not a valid URL ({e}); got '{u}'"));
+                problems.add(
+                    format!("{path}.uri"),
+                    format!("is not a valid URL ({e}); got '{u}'"),
+                );
                 None
             }
         },
     };
     let method = match r.method.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
         None => {
-            problems.add(format!("{path}.method"), "is required (for example GET, POST, PUT or DELETE)");
+            problems.add(
+                format!("{path}.method"),
+                "is required (for example GET, POST, PUT or DELETE)",
+            );
             None
         }
         Some(m) if !m.bytes().all(is_token_byte) => {
-            problems.add(format!("{path}.method"), format!("'{m}' is not an HTTP method name"));
+            problems.add(
+                format!("{path}.method"),
+                format!("'{m}' is not an HTTP method name"),
+            );
             None
         }
         Some(m) => Some(m.to_ascii_uppercase()),
@@ -172,15 +236,27 @@ fn check_http(r: &HttpRequest, t: ActionType, path: &str, problems: &mut Problem
     if let Some(body) = &r.body {
         let len = body.chars().count();
         if len > MAX_BODY_LENGTH {
-            problems.add(format!("{path}.body"), format!("may be at most {MAX_BODY_LENGTH} characters; got {len}"));
+            problems.add(
+                format!("{path}.body"),
+                format!("may be at most {MAX_BODY_LENGTH} characters; got {len}"),
+            );
         }
     }
     let mut headers = Vec::new();
     if let Some(h) = &r.headers {
         if h.len() > MAX_HEADER_COUNT {
-            problems.add(format!("{path}.headers"), format!("at most {MAX_HEADER_COUNT} headers are allowed; got {}", h.len()));
+            problems.add(
+                format!("{path}.headers"),
+                format!(
+                    "at most {MAX_HEADER_COUNT} headers are allowed; got {}",
+                    h.len()
+                ),
+            );
         }
-        let total: usize = h.iter().map(|(k, v)| k.chars().count() + v.chars().count()).sum();
+        let total: usize = h
+            .iter()
+            .map(|(k, v)| k.chars().count() + v.chars().count())
+            .sum();
         if total > MAX_HEADERS_LENGTH {
             problems.add(
                 format!("{path}.headers"),
@@ -189,9 +265,15 @@ fn check_http(r: &HttpRequest, t: ActionType, path: &str, problems: &mut Problem
         }
         for (name, value) in h {
             if name.is_empty() || !name.bytes().all(is_token_byte) {
-                problems.add(format!("{path}.headers.{name}"), format!("'{name}' is not a valid header name"));
+                problems.add(
+                    format!("{path}.headers.{name}"),
+                    format!("'{name}' is not a valid header name"),
+                );
             } else if value.contains(['\r', '\n']) {
-                problems.add(format!("{path}.headers.{name}"), "a header value may not contain line breaks");
+                problems.add(
+                    format!("{path}.headers.{name}"),
+                    "a header value may not contain line breaks",
+                );
             }
             headers.push((name.clone(), value.clone()));
         }
@@ -203,7 +285,13 @@ fn check_http(r: &HttpRequest, t: ActionType, path: &str, problems: &mut Problem
     if problems.0.len() > before {
         return None;
     }
-    Some(HttpAction { uri: uri?, method: method?, body: r.body.clone(), headers, authentication })
+    Some(HttpAction {
+        uri: uri?,
+        method: method?,
+        body: r.body.clone(),
+        headers,
+        authentication,
+    })
 }
 
 /// RFC 9110 `tchar`.
@@ -211,16 +299,26 @@ fn is_token_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
-fn check_http_auth(a: &HttpAuthentication, path: &str, problems: &mut Problems) -> Option<HttpAuth> {
+fn check_http_auth(
+    a: &HttpAuthentication,
+    path: &str,
+    problems: &mut Problems,
+) -> Option<HttpAuth> {
     let Some(kind) = a.auth_type else {
-        problems.add(format!("{path}.type"), format!("is required; use {}", HttpAuthenticationType::expected()));
+        problems.add(
+            format!("{path}.type"),
+            format!("is required; use {}", HttpAuthenticationType::expected()),
+        );
         return None;
     };
     let mut text = |value: &Option<String>, name: &str| -> Option<String> {
         match value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
             Some(v) => Some(v.to_string()),
             None => {
-                problems.add(format!("{path}.{name}"), format!("is required for {kind} authentication"));
+                problems.add(
+                    format!("{path}.{name}"),
+                    format!("is required for {kind} authentication"),
+                );
                 None
             }
         }
@@ -232,22 +330,35 @@ fn check_http_auth(a: &HttpAuthentication, path: &str, problems: &mut Problems) 
             let username = text(&a.username, "username");
             let password = secret(&a.password);
             if password.is_none() {
-                problems.add(format!("{path}.password"), "is required for Basic authentication");
+                problems.add(
+                    format!("{path}.password"),
+                    "is required for Basic authentication",
+                );
             }
-            Some(HttpAuth::Basic { username: username?, password: password? })
+            Some(HttpAuth::Basic {
+                username: username?,
+                password: password?,
+            })
         }
         HttpAuthenticationType::ClientCertificate => {
             let pfx = secret(&a.pfx);
             match &pfx {
-                None => problems.add(format!("{path}.pfx"), "is required for ClientCertificate authentication (the base64 of a PFX file)"),
-                Some(p) if !is_base64(p.expose()) => {
-                    problems.add(format!("{path}.pfx"), "must be the base64 encoding of a PFX (PKCS #12) file")
-                }
+                None => problems.add(
+                    format!("{path}.pfx"),
+                    "is required for ClientCertificate authentication (the base64 of a PFX file)",
+                ),
+                Some(p) if !is_base64(p.expose()) => problems.add(
+                    format!("{path}.pfx"),
+                    "must be the base64 encoding of a PFX (PKCS #12) file",
+                ),
                 Some(_) => {}
             }
             // A PFX may have an empty password; absent is taken as empty.
             let password = a.password.clone().unwrap_or_default();
-            Some(HttpAuth::ClientCertificate { pfx: pfx.filter(|p| is_base64(p.expose()))?, password })
+            Some(HttpAuth::ClientCertificate {
+                pfx: pfx.filter(|p| is_base64(p.expose()))?,
+                password,
+            })
         }
         HttpAuthenticationType::ActiveDirectoryOAuth => {
             let tenant = text(&a.tenant, "tenant");
@@ -255,7 +366,10 @@ fn check_http_auth(a: &HttpAuthentication, path: &str, problems: &mut Problems) 
             let client_id = text(&a.client_id, "clientId");
             let secret_value = secret(&a.secret);
             if secret_value.is_none() {
-                problems.add(format!("{path}.secret"), "is required for ActiveDirectoryOAuth authentication");
+                problems.add(
+                    format!("{path}.secret"),
+                    "is required for ActiveDirectoryOAuth authentication",
+                );
             }
             Some(HttpAuth::ActiveDirectoryOAuth {
                 tenant: tenant?,
@@ -267,19 +381,34 @@ fn check_http_auth(a: &HttpAuthentication, path: &str, problems: &mut Problems) 
     }
 }
 
+// `usize::is_multiple_of` needs Rust 1.87; the workspace declares rust-version 1.80.
 fn is_base64(s: &str) -> bool {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
     !s.is_empty()
-        && s.len() % 4 == 0
-        && s.trim_end_matches('=').bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+        && s.len().is_multiple_of(4)
+        && s.trim_end_matches('=')
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
         && s.len() - s.trim_end_matches('=').len() <= 2
 }
 
-fn check_storage_queue(m: &StorageQueueMessage, path: &str, problems: &mut Problems) -> Option<StorageQueueAction> {
+fn check_storage_queue(
+    m: &StorageQueueMessage,
+    path: &str,
+    problems: &mut Problems,
+) -> Option<StorageQueueAction> {
     let before = problems.0.len();
-    let account = required_text(&m.storage_account, &format!("{path}.storageAccount"), problems);
+    let account = required_text(
+        &m.storage_account,
+        &format!("{path}.storageAccount"),
+        problems,
+    );
     if let Some(a) = &account {
-        if !(3..=24).contains(&a.len()) || !a.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+        if !(3..=24).contains(&a.len())
+            || !a
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        {
             problems.add(
                 format!("{path}.storageAccount"),
                 format!("must be a storage account name: 3 to 24 lowercase letters and digits; got '{a}'"),
@@ -295,9 +424,15 @@ fn check_storage_queue(m: &StorageQueueMessage, path: &str, problems: &mut Probl
             );
         }
     }
-    let sas = m.sas_token.clone().filter(|s| !s.expose().trim().is_empty());
+    let sas = m
+        .sas_token
+        .clone()
+        .filter(|s| !s.expose().trim().is_empty());
     if sas.is_none() {
-        problems.add(format!("{path}.sasToken"), "is required (a SAS query string that grants add permission)");
+        problems.add(
+            format!("{path}.sasToken"),
+            "is required (a SAS query string that grants add permission)",
+        );
     }
     if problems.0.len() > before {
         return None;
@@ -313,13 +448,19 @@ fn check_storage_queue(m: &StorageQueueMessage, path: &str, problems: &mut Probl
 fn is_queue_name(q: &str) -> bool {
     let b = q.as_bytes();
     (3..=63).contains(&b.len())
-        && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
         && b[0] != b'-'
         && b[b.len() - 1] != b'-'
         && !q.contains("--")
 }
 
-fn check_service_bus(m: &ServiceBusMessage, topic: bool, path: &str, problems: &mut Problems) -> Option<ServiceBusAction> {
+fn check_service_bus(
+    m: &ServiceBusMessage,
+    topic: bool,
+    path: &str,
+    problems: &mut Problems,
+) -> Option<ServiceBusAction> {
     let before = problems.0.len();
     let namespace = required_text(&m.namespace, &format!("{path}.namespace"), problems);
     if let Some(ns) = &namespace {
@@ -330,7 +471,11 @@ fn check_service_bus(m: &ServiceBusMessage, topic: bool, path: &str, problems: &
             );
         }
     }
-    let (entity_field, entity_value) = if topic { ("topicPath", &m.topic_path) } else { ("queueName", &m.queue_name) };
+    let (entity_field, entity_value) = if topic {
+        ("topicPath", &m.topic_path)
+    } else {
+        ("queueName", &m.queue_name)
+    };
     let entity = required_text(entity_value, &format!("{path}.{entity_field}"), problems);
     if let Some(e) = &entity {
         if e.len() > 260 || e.starts_with('/') || e.ends_with('/') {
@@ -347,7 +492,11 @@ fn check_service_bus(m: &ServiceBusMessage, topic: bool, path: &str, problems: &
             (None, None)
         }
         Some(a) => {
-            let name = required_text(&a.sas_key_name, &format!("{auth_path}.sasKeyName"), problems);
+            let name = required_text(
+                &a.sas_key_name,
+                &format!("{auth_path}.sasKeyName"),
+                problems,
+            );
             let key = a.sas_key.clone().filter(|k| !k.is_empty());
             if key.is_none() {
                 problems.add(format!("{auth_path}.sasKey"), "is required");
@@ -364,7 +513,10 @@ fn check_service_bus(m: &ServiceBusMessage, topic: bool, path: &str, problems: &
                     format!("'{name}' cannot be sent as an HTTP header name"),
                 );
             } else if value.contains(['\r', '\n']) {
-                problems.add(format!("{path}.customMessageProperties.{name}"), "a value may not contain line breaks");
+                problems.add(
+                    format!("{path}.customMessageProperties.{name}"),
+                    "a value may not contain line breaks",
+                );
             }
             custom.push((name.clone(), value.clone()));
         }

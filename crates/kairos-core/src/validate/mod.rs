@@ -29,13 +29,18 @@ impl Problems {
             (Some(errors), _) => Err(errors),
             (None, Some(v)) => Ok(v),
             // A rule returned no value without saying why; never leave the caller without one.
-            (None, None) => Err(FieldError::bad_request("properties", "the job definition is invalid").into()),
+            (None, None) => {
+                Err(FieldError::bad_request("properties", "the job definition is invalid").into())
+            }
         }
     }
 }
 
 /// Validate a whole job: the action is required.
-pub fn validate_job(props: &JobProperties, now: DateTime<Utc>) -> Result<ValidJob, ValidationErrors> {
+pub fn validate_job(
+    props: &JobProperties,
+    now: DateTime<Utc>,
+) -> Result<ValidJob, ValidationErrors> {
     let mut problems = Problems::default();
     let schedule = check_schedule(props, now, &mut problems);
     let action = match &props.action {
@@ -54,7 +59,10 @@ pub fn validate_job(props: &JobProperties, now: DateTime<Utc>) -> Result<ValidJo
 
 /// Validate what decides when a job runs. An action, when present, is validated too, but it may
 /// be absent: `kairos preview` and the schedule builder work on schedules alone.
-pub fn validate_schedule(props: &JobProperties, now: DateTime<Utc>) -> Result<ValidSchedule, ValidationErrors> {
+pub fn validate_schedule(
+    props: &JobProperties,
+    now: DateTime<Utc>,
+) -> Result<ValidSchedule, ValidationErrors> {
     let mut problems = Problems::default();
     let schedule = check_schedule(props, now, &mut problems);
     if let Some(a) = &props.action {
@@ -63,9 +71,16 @@ pub fn validate_schedule(props: &JobProperties, now: DateTime<Utc>) -> Result<Va
     problems.finish(schedule)
 }
 
-fn check_schedule(props: &JobProperties, now: DateTime<Utc>, problems: &mut Problems) -> Option<ValidSchedule> {
+fn check_schedule(
+    props: &JobProperties,
+    now: DateTime<Utc>,
+    problems: &mut Problems,
+) -> Option<ValidSchedule> {
     let start_time = props.start_time.map(truncate_to_second);
-    if let (Some(start), Some(limit)) = (start_time, truncate_to_second(now).checked_add_months(Months::new(MAX_MONTHS_TO_START))) {
+    if let (Some(start), Some(limit)) = (
+        start_time,
+        truncate_to_second(now).checked_add_months(Months::new(MAX_MONTHS_TO_START)),
+    ) {
         if start > limit {
             problems.add(
                 "properties.startTime",
@@ -78,10 +93,18 @@ fn check_schedule(props: &JobProperties, now: DateTime<Utc>, problems: &mut Prob
         }
     }
     let recurrence = match &props.recurrence {
-        Some(r) => Some(recurrence::check_recurrence(r, "properties.recurrence", problems)?),
+        Some(r) => Some(recurrence::check_recurrence(
+            r,
+            "properties.recurrence",
+            problems,
+        )?),
         None => None,
     };
-    Some(ValidSchedule { start_time, recurrence, state: props.state.unwrap_or(JobState::Enabled) })
+    Some(ValidSchedule {
+        start_time,
+        recurrence,
+        state: props.state.unwrap_or(JobState::Enabled),
+    })
 }
 
 /// Occurrences are whole seconds: sub-second parts of input times are dropped.

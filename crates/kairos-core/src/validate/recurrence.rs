@@ -14,13 +14,20 @@ pub fn max_interval(frequency: RecurrenceFrequency) -> i64 {
     }
 }
 
-pub(super) fn check_recurrence(r: &JobRecurrence, path: &str, problems: &mut Problems) -> Option<Recurrence> {
+pub(super) fn check_recurrence(
+    r: &JobRecurrence,
+    path: &str,
+    problems: &mut Problems,
+) -> Option<Recurrence> {
     let before = problems.0.len();
     let frequency = r.frequency;
     if frequency.is_none() {
         problems.add(
             format!("{path}.frequency"),
-            format!("is required when recurrence is given; use {}", RecurrenceFrequency::expected()),
+            format!(
+                "is required when recurrence is given; use {}",
+                RecurrenceFrequency::expected()
+            ),
         );
     }
     let interval = r.interval.unwrap_or(1);
@@ -35,7 +42,10 @@ pub(super) fn check_recurrence(r: &JobRecurrence, path: &str, problems: &mut Pro
     }
     if let Some(count) = r.count {
         if count < 1 {
-            problems.add(format!("{path}.count"), format!("must be at least 1; got {count}"));
+            problems.add(
+                format!("{path}.count"),
+                format!("must be at least 1; got {count}"),
+            );
         }
     }
     let schedule = match &r.schedule {
@@ -64,7 +74,14 @@ fn check_schedule(
     let freq_name = frequency.map(|f| f.as_str()).unwrap_or("(none)");
 
     if let Some(minutes) = non_empty(&s.minutes) {
-        out.minutes = Some(mask_of(minutes, 0, 59, &format!("{path}.minutes"), "minutes", problems) as u64);
+        out.minutes = Some(mask_of(
+            minutes,
+            0,
+            59,
+            &format!("{path}.minutes"),
+            "minutes",
+            problems,
+        ) as u64);
     }
     if let Some(hours) = non_empty(&s.hours) {
         out.hours = Some(mask_of(hours, 0, 23, &format!("{path}.hours"), "hours", problems) as u32);
@@ -76,9 +93,15 @@ fn check_schedule(
                 format!("can only be used with frequency Week; the frequency is {freq_name}"),
             );
         } else if days.len() > 7 {
-            problems.add(format!("{path}.weekDays"), format!("may list at most 7 days; got {}", days.len()));
+            problems.add(
+                format!("{path}.weekDays"),
+                format!("may list at most 7 days; got {}", days.len()),
+            );
         }
-        out.week_days = Some(days.iter().fold(0u8, |m, d| m | 1 << d.to_chrono().num_days_from_monday()));
+        out.week_days = Some(
+            days.iter()
+                .fold(0u8, |m, d| m | 1 << d.to_chrono().num_days_from_monday()),
+        );
     }
     if let Some(days) = non_empty(&s.month_days) {
         if frequency != Some(RecurrenceFrequency::Month) {
@@ -142,13 +165,23 @@ fn non_empty<T>(list: &Option<Vec<T>>) -> Option<&[T]> {
     list.as_deref().filter(|l| !l.is_empty())
 }
 
-fn mask_of(values: &[i64], min: i64, max: i64, path: &str, what: &str, problems: &mut Problems) -> u128 {
+fn mask_of(
+    values: &[i64],
+    min: i64,
+    max: i64,
+    path: &str,
+    what: &str,
+    problems: &mut Problems,
+) -> u128 {
     let mut mask = 0u128;
     for (i, &v) in values.iter().enumerate() {
         if (min..=max).contains(&v) {
             mask |= 1 << v;
         } else {
-            problems.add(format!("{path}[{i}]"), format!("{what} must be between {min} and {max}; got {v}"));
+            problems.add(
+                format!("{path}[{i}]"),
+                format!("{what} must be between {min} and {max}; got {v}"),
+            );
         }
     }
     mask
