@@ -7,19 +7,8 @@ use super::serde_helpers::opt_datetime;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-/// The ARM resource: `id`, `type` and `name` are service-owned.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct JobDefinition {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub resource_type: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub properties: JobProperties,
-}
+/// A job as the API sends and receives it (`JobDefinition`).
+pub type JobDefinition = super::resource::Resource<JobProperties>;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

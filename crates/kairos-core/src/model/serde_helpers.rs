@@ -5,6 +5,29 @@ use chrono::{DateTime, Utc};
 use serde::{de, Deserialize, Deserializer, Serializer};
 use std::time::Duration;
 
+/// Write an optional value as text, or null.
+fn serialize_opt_text<T, S: Serializer>(
+    value: &Option<T>,
+    s: S,
+    format: impl Fn(&T) -> String,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.serialize_str(&format(v)),
+        None => s.serialize_none(),
+    }
+}
+
+/// Read an optional text field through `parse`; `hint` says what was expected.
+fn deserialize_opt_text<'de, T, D: Deserializer<'de>>(
+    d: D,
+    parse: impl Fn(&str) -> Option<T>,
+    hint: &str,
+) -> Result<Option<T>, D::Error> {
+    let text: Option<std::borrow::Cow<'de, str>> = Option::deserialize(d)?;
+    text.map(|t| parse(&t).ok_or_else(|| de::Error::custom(format!("'{t}' is not {hint}"))))
+        .transpose()
+}
+
 /// `Option<DateTime<Utc>>` read leniently (date only, no seconds, no offset = UTC) and written as
 /// RFC 3339 with `Z`.
 pub mod opt_datetime {
@@ -14,22 +37,15 @@ pub mod opt_datetime {
         value: &Option<DateTime<Utc>>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(dt) => s.serialize_str(&iso8601::format_datetime(dt)),
-            None => s.serialize_none(),
-        }
+        serialize_opt_text(value, s, iso8601::format_datetime)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
-        let text: Option<std::borrow::Cow<'de, str>> = Option::deserialize(d)?;
-        text.map(|t| {
-            iso8601::parse_datetime(&t).ok_or_else(|| {
-                de::Error::custom(format!(
-                    "'{t}' is not a date-time; use ISO 8601 such as 2030-01-01T08:00:00Z"
-                ))
-            })
-        })
-        .transpose()
+        deserialize_opt_text(
+            d,
+            iso8601::parse_datetime,
+            "a date-time; use ISO 8601 such as 2030-01-01T08:00:00Z",
+        )
     }
 }
 
@@ -38,22 +54,15 @@ pub mod opt_duration {
     use super::*;
 
     pub fn serialize<S: Serializer>(value: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(d) => s.serialize_str(&iso8601::format_duration(*d)),
-            None => s.serialize_none(),
-        }
+        serialize_opt_text(value, s, |d| iso8601::format_duration(*d))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
-        let text: Option<std::borrow::Cow<'de, str>> = Option::deserialize(d)?;
-        text.map(|t| {
-            iso8601::parse_duration(&t).ok_or_else(|| {
-                de::Error::custom(format!(
-                    "'{t}' is not a duration; use ISO 8601 such as PT30S or a TimeSpan such as 00:00:30"
-                ))
-            })
-        })
-        .transpose()
+        deserialize_opt_text(
+            d,
+            iso8601::parse_duration,
+            "a duration; use ISO 8601 such as PT30S or a TimeSpan such as 00:00:30",
+        )
     }
 }
 
