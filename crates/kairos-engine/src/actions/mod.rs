@@ -1,0 +1,106 @@
+//! Running one attempt of an action: the HTTP(S) request, later the queue and notification
+//! actions. The executor only reports what happened; retries, history records and counters are
+//! the runner's business.
+//!
+//! Every attempt carries an [`AttemptContext`]. For HTTP(S) actions it becomes five headers
+//! (DESIGN.md, "Invariants"), so targets can de-duplicate the at-least-once deliveries:
+//! `x-ms-scheduler-jobid`, `x-ms-scheduler-jobcollectionid`,
+//! `x-ms-scheduler-expected-execution-time`, `x-ms-execution-tag` and `x-ms-client-request-id`.
+
+mod http;
+
+use chrono::{DateTime, Utc};
+use kairos_core::valid::ActionKind;
+use std::time::Duration;
+
+/// What every attempt carries, and what the target receives in the `x-ms-*` headers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttemptContext {
+    /// The job's name, e.g. `ping` (`x-ms-scheduler-jobid`).
+    pub job_id: String,
+    /// The job collection's name, e.g. `jc1` (`x-ms-scheduler-jobcollectionid`).
+    pub job_collection_id: String,
+    /// The scheduled time of the occurrence (`x-ms-scheduler-expected-execution-time`,
+    /// RFC 3339 with `Z`).
+    pub expected_execution_time: DateTime<Utc>,
+    /// The deterministic occurrence id, 32 hex characters (`x-ms-execution-tag`): the same for
+    /// every attempt of one occurrence.
+    pub execution_tag: String,
+    /// A new id for each attempt, a UUID (`x-ms-client-request-id`).
+    pub client_request_id: String,
+}
+
+/// The result of one attempt. `message` is what the history record shows: it never contains a
+/// secret and never echoes the request's headers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub success: bool,
+    pub message: String,
+}
+
+impl Outcome {
+    pub(crate) fn failed(message: impl Into<String>) -> Outcome {
+        Outcome {
+            success: false,
+            message: message.into(),
+        }
+    }
+}
+
+/// Runs attempts. Build one and share it (it is cheap to clone): it holds one HTTP client,
+/// whose connection pool is what makes thousands of attempts per second to one host affordable.
+///
+/// HTTP behaviour worth knowing:
+/// * The timeout given to [`Executor::new`] covers the whole attempt: connecting, sending and
+///   reading the response (Azure's was a static 60 s, spec §10.1).
+/// * Redirects are followed with reqwest's default policy (at most 10 hops), as Azure's .NET
+///   client did by default. On a redirect to another host or port the `Authorization` header
+///   (and cookies) are dropped, so Basic credentials never travel to a host the job did not name.
+///   The outcome is that of the final response.
+/// * The usual proxy variables (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`) are honoured.
+#[derive(Debug, Clone)]
+pub struct Executor {
+    client: reqwest::Client,
+    timeout: Duration,
+}
+
+/// Idle connections kept per host. Enough for a busy target to be served from warm
+/// connections, small enough not to hoard sockets for a thousand different targets.
+const POOL_MAX_IDLE_PER_HOST: usize = 64;
+
+const USER_AGENT: &str = concat!("Kairos-Scheduler/", env!("CARGO_PKG_VERSION"));
+
+impl Executor {
+    /// `timeout` bounds each attempt; production uses a static 60 s.
+    ///
+    /// # Panics
+    /// Only if the TLS backend cannot be initialised, which is a build configuration error,
+    /// not something input can cause.
+    pub fn new(timeout: Duration) -> Executor {
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .pool_max_idle_per_host(POOL_MAX_IDLE_PER_HOST)
+            .pool_idle_timeout(Duration::from_secs(90))
+            .tcp_nodelay(true)
+            .user_agent(USER_AGENT)
+            .build()
+            .expect("the HTTP client (rustls) could not be initialised");
+        Executor { client, timeout }
+    }
+
+    /// Runs one attempt of `action`. Never panics and never returns early on bad input: every
+    /// problem becomes a failed [`Outcome`] with a message for the history.
+    pub async fn execute(&self, action: &ActionKind, ctx: &AttemptContext) -> Outcome {
+        match action {
+            ActionKind::Http(http) => http::execute(&self.client, self.timeout, http, ctx).await,
+            ActionKind::StorageQueue(_) => not_supported("StorageQueue"),
+            ActionKind::ServiceBusQueue(_) => not_supported("ServiceBusQueue"),
+            ActionKind::ServiceBusTopic(_) => not_supported("ServiceBusTopic"),
+            ActionKind::Notification(_) => not_supported("Notification"),
+        }
+    }
+}
+
+fn not_supported(kind: &str) -> Outcome {
+    Outcome::failed(format!("{kind} actions are not supported yet"))
+}

@@ -1,0 +1,77 @@
+//! Time, passed in. The runner asks a `Clock` for "now" and to sleep until an instant, so tests
+//! drive time with `ManualClock` instead of sleeping.
+
+use chrono::{DateTime, Utc};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use tokio::sync::watch;
+
+pub type Sleep = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+pub trait Clock: Send + Sync + std::fmt::Debug + 'static {
+    fn now(&self) -> DateTime<Utc>;
+    /// Resolves when `now() >= until` (it may resolve early; callers re-check).
+    fn sleep_until(&self, until: DateTime<Utc>) -> Sleep;
+}
+
+/// The real clock. Sleeps are capped so a wall-clock jump (NTP, suspend) is noticed within
+/// `MAX_SLEEP` even with nothing due; an idle runner wakes at most that often.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemClock;
+
+const MAX_SLEEP: std::time::Duration = std::time::Duration::from_secs(300);
+
+impl Clock for SystemClock {
+    fn now(&self) -> DateTime<Utc> {
+        Utc::now()
+    }
+
+    fn sleep_until(&self, until: DateTime<Utc>) -> Sleep {
+        let wait = (until - Utc::now())
+            .to_std()
+            .unwrap_or_default()
+            .min(MAX_SLEEP);
+        Box::pin(tokio::time::sleep(wait))
+    }
+}
+
+/// A clock that moves only when told to: `set` / `advance` wake every sleeper whose time came.
+#[derive(Debug, Clone)]
+pub struct ManualClock {
+    now: Arc<Mutex<DateTime<Utc>>>,
+    ticks: watch::Sender<DateTime<Utc>>,
+}
+
+impl ManualClock {
+    pub fn new(start: DateTime<Utc>) -> Self {
+        let (ticks, _) = watch::channel(start);
+        ManualClock {
+            now: Arc::new(Mutex::new(start)),
+            ticks,
+        }
+    }
+
+    pub fn set(&self, t: DateTime<Utc>) {
+        *self.now.lock().unwrap_or_else(|e| e.into_inner()) = t;
+        self.ticks.send_replace(t);
+    }
+
+    pub fn advance(&self, by: chrono::TimeDelta) {
+        let t = self.now() + by;
+        self.set(t);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> DateTime<Utc> {
+        *self.now.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn sleep_until(&self, until: DateTime<Utc>) -> Sleep {
+        let mut rx = self.ticks.subscribe();
+        Box::pin(async move {
+            let _ = rx.wait_for(|now| *now >= until).await;
+        })
+    }
+}

@@ -1,0 +1,293 @@
+//! Job collection operations (spec §2 #1–#8, §3, §4).
+
+use crate::engine::Engine;
+use crate::error::{EngineError, Result};
+use crate::keys::CollectionKey;
+use crate::merge::merge_patch;
+use crate::quota::{limits, shortest_gap_minutes};
+use crate::time::to_ms;
+use kairos_core::document::from_value_at;
+use kairos_core::model::{JobCollectionDefinition, JobCollectionState, SkuName};
+use rusqlite::{params, OptionalExtension, Transaction};
+use serde_json::Value;
+
+pub const COLLECTION_TYPE: &str = "Microsoft.Scheduler/jobCollections";
+
+/// The result of a PUT: the resource and whether it was created (201) or replaced (200).
+#[derive(Debug, Clone)]
+pub struct Put<T> {
+    pub value: T,
+    pub created: bool,
+}
+
+impl Engine {
+    pub fn put_collection(
+        &self,
+        key: &CollectionKey,
+        body: Value,
+    ) -> Result<Put<JobCollectionDefinition>> {
+        let def = parse_collection(body)?;
+        let now = to_ms(self.inner.clock.now());
+        let created = self.inner.store.write(|tx| {
+            let existing = collection_id(tx, key)?;
+            check_collection(tx, key, existing, &def)?;
+            let json = stored_json(&def);
+            match existing {
+                Some(id) => {
+                    tx.execute("UPDATE collections SET definition = ?1 WHERE id = ?2", params![json, id])?;
+                    Ok(false)
+                }
+                None => {
+                    tx.execute(
+                        "INSERT INTO collections (subscription, resource_group, name, definition, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                        params![key.subscription, key.resource_group, key.name, json, now],
+                    )?;
+                    Ok(true)
+                }
+            }
+        })?;
+        Ok(Put {
+            value: self.get_collection(key)?,
+            created,
+        })
+    }
+
+    pub fn patch_collection(
+        &self,
+        key: &CollectionKey,
+        body: Value,
+    ) -> Result<JobCollectionDefinition> {
+        self.inner.store.write(|tx| {
+            let (id, stored) = load_collection(tx, key)?.ok_or_else(|| not_found(key))?;
+            let mut merged: Value = serde_json::from_str(&stored).unwrap_or(Value::Null);
+            merge_patch(&mut merged, &body);
+            let def = parse_collection(merged)?;
+            check_collection(tx, key, Some(id), &def)?;
+            tx.execute(
+                "UPDATE collections SET definition = ?1 WHERE id = ?2",
+                params![stored_json(&def), id],
+            )?;
+            Ok(())
+        })?;
+        self.get_collection(key)
+    }
+
+    pub fn get_collection(&self, key: &CollectionKey) -> Result<JobCollectionDefinition> {
+        self.inner.store.read(|conn| {
+            let (_, stored) = load_collection(conn, key)?.ok_or_else(|| not_found(key))?;
+            Ok(present(key, &stored))
+        })
+    }
+
+    /// Collections of a subscription, optionally of one resource group, by name.
+    pub fn list_collections(
+        &self,
+        subscription: &str,
+        resource_group: Option<&str>,
+    ) -> Result<Vec<JobCollectionDefinition>> {
+        self.inner.store.read(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT subscription, resource_group, name, definition FROM collections
+                 WHERE subscription = ?1 AND (?2 IS NULL OR resource_group = ?2) ORDER BY resource_group, name",
+            )?;
+            let rows = stmt.query_map(params![subscription, resource_group], |r| {
+                Ok((CollectionKey::new(r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?), r.get::<_, String>(3)?))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (key, stored) = row?;
+                out.push(present(&key, &stored));
+            }
+            Ok(out)
+        })
+    }
+
+    /// Delete a collection with its jobs and their history.
+    pub fn delete_collection(&self, key: &CollectionKey) -> Result<()> {
+        let deleted = self.inner.store.write(|tx| {
+            let id = collection_id(tx, key)?.ok_or_else(|| not_found(key))?;
+            tx.execute("DELETE FROM collections WHERE id = ?1", params![id])?;
+            Ok(id)
+        });
+        self.wake_runner();
+        deleted.map(|_| ())
+    }
+
+    /// Enable or disable every job of the collection (Completed and Faulted jobs stay as they are).
+    pub fn set_collection_enabled(&self, key: &CollectionKey, enabled: bool) -> Result<()> {
+        let now = self.inner.clock.now();
+        let job_ids = self.inner.store.write(|tx| {
+            let (id, stored) = load_collection(tx, key)?.ok_or_else(|| not_found(key))?;
+            let mut def: Value = serde_json::from_str(&stored).unwrap_or(Value::Null);
+            let state = if enabled {
+                JobCollectionState::Enabled
+            } else {
+                JobCollectionState::Disabled
+            };
+            merge_patch(
+                &mut def,
+                &serde_json::json!({"properties": {"state": state.as_str()}}),
+            );
+            tx.execute(
+                "UPDATE collections SET definition = ?1 WHERE id = ?2",
+                params![def.to_string(), id],
+            )?;
+            let mut stmt = tx.prepare(
+                "SELECT id FROM jobs WHERE collection_id = ?1 AND state IN ('Enabled', 'Disabled')",
+            )?;
+            let ids = stmt
+                .query_map(params![id], |r| r.get::<_, i64>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(ids)
+        })?;
+        for job_id in job_ids {
+            self.set_job_state_by_id(job_id, enabled, now)?;
+        }
+        self.wake_runner();
+        Ok(())
+    }
+}
+
+fn parse_collection(body: Value) -> Result<JobCollectionDefinition> {
+    if !body.is_object() {
+        return Err(EngineError::bad_request(
+            "",
+            "the body must be a JSON object",
+        ));
+    }
+    let def: JobCollectionDefinition = from_value_at(body, "")?;
+    if let Some(q) = &def.properties.quota {
+        if let Some(n) = q.max_job_count {
+            if n < 1 {
+                return Err(EngineError::bad_request(
+                    "properties.quota.maxJobCount",
+                    format!("must be at least 1; got {n}"),
+                ));
+            }
+        }
+        if let Some(m) = &q.max_recurrence {
+            if m.frequency.is_none() {
+                return Err(EngineError::bad_request(
+                    "properties.quota.maxRecurrence.frequency",
+                    "is required",
+                ));
+            }
+            if let Some(i) = m.interval.filter(|i| *i < 1) {
+                return Err(EngineError::bad_request(
+                    "properties.quota.maxRecurrence.interval",
+                    format!("must be at least 1; got {i}"),
+                ));
+            }
+        }
+    }
+    Ok(def)
+}
+
+/// Plan rules (spec §4): one Free collection per subscription; a Free collection holds at most
+/// 5 jobs, none running more often than hourly, none with outbound authentication.
+fn check_collection(
+    tx: &Transaction<'_>,
+    key: &CollectionKey,
+    existing: Option<i64>,
+    def: &JobCollectionDefinition,
+) -> Result<()> {
+    let l = limits(def);
+    if l.sku != SkuName::Free {
+        return Ok(());
+    }
+    let other_free: i64 = tx.query_row(
+        "SELECT count(*) FROM collections WHERE subscription = ?1 AND id IS NOT ?2
+         AND json_extract(definition, '$.properties.sku.name') = 'Free'",
+        params![key.subscription, existing],
+        |r| r.get(0),
+    )?;
+    if other_free > 0 {
+        return Err(EngineError::conflict(format!(
+            "subscription '{}' already has a Free job collection; a subscription may have only one",
+            key.subscription
+        )));
+    }
+    let Some(id) = existing else { return Ok(()) };
+    let jobs = crate::jobs::load_job_plans(tx, id)?;
+    if jobs.len() as u64 > l.max_job_count {
+        return Err(EngineError::conflict(format!(
+            "the collection has {} jobs; the Free plan allows {}",
+            jobs.len(),
+            l.max_job_count
+        )));
+    }
+    for (name, plan) in &jobs {
+        if let Some(r) = &plan.job.schedule.recurrence {
+            if shortest_gap_minutes(r) < l.min_period_minutes {
+                return Err(EngineError::conflict(format!(
+                    "job '{name}' runs more often than the Free plan allows (once an hour)"
+                )));
+            }
+        }
+        if crate::jobs::uses_authentication(&plan.job.action) {
+            return Err(EngineError::conflict(format!(
+                "job '{name}' uses outbound authentication, which the Free plan does not allow"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What is stored: the definition without id/type/name (those come from the key).
+fn stored_json(def: &JobCollectionDefinition) -> String {
+    let mut def = def.clone();
+    def.id = None;
+    def.resource_type = None;
+    def.name = None;
+    serde_json::to_string(&def).unwrap_or_default()
+}
+
+/// The definition as the API returns it: id, type, name from the key; state defaults to Enabled.
+fn present(key: &CollectionKey, stored: &str) -> JobCollectionDefinition {
+    let mut def: JobCollectionDefinition = serde_json::from_str(stored).unwrap_or_default();
+    def.id = Some(key.resource_id());
+    def.resource_type = Some(COLLECTION_TYPE.to_string());
+    def.name = Some(key.name.clone());
+    def.properties
+        .state
+        .get_or_insert(JobCollectionState::Enabled);
+    def.properties
+        .sku
+        .get_or_insert_with(Default::default)
+        .name
+        .get_or_insert(SkuName::Standard);
+    def
+}
+
+pub(crate) fn collection_id(
+    conn: &rusqlite::Connection,
+    key: &CollectionKey,
+) -> Result<Option<i64>> {
+    Ok(conn
+        .query_row(
+            "SELECT id FROM collections WHERE subscription = ?1 AND resource_group = ?2 AND name = ?3",
+            params![key.subscription, key.resource_group, key.name],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+pub(crate) fn load_collection(
+    conn: &rusqlite::Connection,
+    key: &CollectionKey,
+) -> Result<Option<(i64, String)>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, definition FROM collections WHERE subscription = ?1 AND resource_group = ?2 AND name = ?3",
+            params![key.subscription, key.resource_group, key.name],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?)
+}
+
+pub(crate) fn not_found(key: &CollectionKey) -> EngineError {
+    EngineError::not_found(format!(
+        "the job collection '{}' was not found in resource group '{}'",
+        key.name, key.resource_group
+    ))
+}

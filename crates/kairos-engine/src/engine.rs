@@ -1,0 +1,91 @@
+//! The engine facade: every operation the API, the CLI and the desktop shell perform.
+//!
+//! Cheap to clone (an `Arc` inside). Operations are synchronous SQLite transactions; the runner
+//! is a tokio task started with `start_runner`, woken whenever an operation changes what is due.
+
+use crate::actions::Executor;
+use crate::clock::{Clock, SystemClock};
+use crate::error::Result;
+use crate::plan::PlanCache;
+use crate::store::Store;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// Where the database lives.
+#[derive(Debug, Clone)]
+pub enum Database {
+    File(PathBuf),
+    /// A private in-memory database (tests).
+    Memory,
+}
+
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    pub database: Database,
+    pub clock: Arc<dyn Clock>,
+    /// How many attempts may run at once.
+    pub max_concurrent_attempts: usize,
+    /// The static HTTP action timeout (spec §10.1: 60 s).
+    pub http_timeout: Duration,
+}
+
+impl EngineConfig {
+    pub fn new(database: Database) -> Self {
+        EngineConfig {
+            database,
+            clock: Arc::new(SystemClock),
+            max_concurrent_attempts: 256,
+            http_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Engine {
+    pub(crate) inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Inner {
+    pub(crate) store: Store,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) executor: Executor,
+    pub(crate) plans: PlanCache,
+    /// Wakes the runner when what is due may have changed.
+    pub(crate) wake: Notify,
+    pub(crate) config: EngineConfig,
+}
+
+impl Engine {
+    pub fn open(config: EngineConfig) -> Result<Engine> {
+        let store = match &config.database {
+            Database::File(path) => Store::open(path)?,
+            Database::Memory => Store::open_in_memory()?,
+        };
+        Ok(Engine {
+            inner: Arc::new(Inner {
+                store,
+                clock: config.clock.clone(),
+                executor: Executor::new(config.http_timeout),
+                plans: PlanCache::default(),
+                wake: Notify::new(),
+                config,
+            }),
+        })
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.inner.clock
+    }
+
+    /// Tell the runner to look again at what is due.
+    pub(crate) fn wake_runner(&self) {
+        self.inner.wake.notify_one();
+    }
+}

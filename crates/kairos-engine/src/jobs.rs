@@ -1,0 +1,487 @@
+//! Job operations (spec §2 #9–#15, §5, §6, §10.3, §10.4).
+
+use crate::collections::{collection_id, load_collection, not_found as collection_not_found, Put};
+use crate::engine::Engine;
+use crate::error::{EngineError, Result};
+use crate::keys::{CollectionKey, JobKey};
+use crate::merge::merge_patch;
+use crate::plan::JobPlan;
+use crate::quota::{limits, shortest_gap_minutes};
+use crate::time::{from_ms, to_ms};
+use chrono::{DateTime, Utc};
+use kairos_core::document::{from_value_at, MAX_JOB_SIZE};
+use kairos_core::model::{
+    JobCollectionDefinition, JobDefinition, JobExecutionStatus, JobHistoryActionName,
+    JobHistoryDefinition, JobHistoryProperties, JobProperties, JobState, JobStatus, SkuName,
+};
+use kairos_core::valid::{Action, ActionKind};
+use kairos_core::validate::{truncate_to_second, validate_job};
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use serde_json::Value;
+use std::sync::Arc;
+
+pub const JOB_TYPE: &str = "Microsoft.Scheduler/jobCollections/jobs";
+pub const HISTORY_TYPE: &str = "Microsoft.Scheduler/jobCollections/jobs/history";
+
+/// One page of a list.
+#[derive(Debug, Clone)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    /// More items follow this page.
+    pub more: bool,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct JobRow {
+    pub id: i64,
+    pub name: String,
+    pub properties: String,
+    pub state: JobState,
+    pub series_anchor: i64,
+    pub series_runs: i64,
+    pub next_run: Option<i64>,
+    pub repeat_count: i64,
+    pub execution_count: i64,
+    pub failure_count: i64,
+    pub faulted_count: i64,
+    pub last_execution: Option<i64>,
+    pub version: i64,
+}
+
+pub(crate) const JOB_COLUMNS: &str =
+    "id, name, properties, state, series_anchor, series_runs, next_run, repeat_count, \
+     execution_count, failure_count, faulted_count, last_execution, version";
+
+pub(crate) fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
+    let state: String = r.get(3)?;
+    Ok(JobRow {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        properties: r.get(2)?,
+        state: JobState::parse(&state).unwrap_or(JobState::Disabled),
+        series_anchor: r.get(4)?,
+        series_runs: r.get(5)?,
+        next_run: r.get(6)?,
+        repeat_count: r.get(7)?,
+        execution_count: r.get(8)?,
+        failure_count: r.get(9)?,
+        faulted_count: r.get(10)?,
+        last_execution: r.get(11)?,
+        version: r.get(12)?,
+    })
+}
+
+impl Engine {
+    /// Create or replace a job (PUT replaces the whole definition, spec §6).
+    pub fn put_job(&self, key: &JobKey, body: Value) -> Result<Put<JobDefinition>> {
+        let properties = properties_of(body)?;
+        let created = self.store_job(key, |_| Ok(properties))?;
+        Ok(Put {
+            value: self.get_job(key)?,
+            created,
+        })
+    }
+
+    /// Merge into a job, down to sub-objects; `null` removes a member (spec §6).
+    pub fn patch_job(&self, key: &JobKey, body: Value) -> Result<JobDefinition> {
+        let patch = properties_of(body)?;
+        self.store_job(key, |existing| {
+            let Some(existing) = existing else {
+                return Err(job_not_found(key));
+            };
+            let mut merged: Value =
+                serde_json::from_str(&existing.properties).unwrap_or(Value::Null);
+            merge_patch(&mut merged, &patch);
+            Ok(merged)
+        })?;
+        self.get_job(key)
+    }
+
+    /// Validate and store a job definition built by `build` from the existing row.
+    fn store_job(
+        &self,
+        key: &JobKey,
+        build: impl FnOnce(Option<&JobRow>) -> Result<Value>,
+    ) -> Result<bool> {
+        let now = self.inner.clock.now();
+        let created = self.inner.store.write(|tx| {
+            let (collection_id, collection_json) =
+                load_collection(tx, &key.collection)?.ok_or_else(|| collection_not_found(&key.collection))?;
+            let collection: JobCollectionDefinition = serde_json::from_str(&collection_json).unwrap_or_default();
+            let existing = load_job(tx, collection_id, &key.name)?;
+            let mut properties = build(existing.as_ref())?;
+            if let Value::Object(map) = &mut properties {
+                map.remove("status"); // service-owned
+            }
+            let size = properties.to_string().len();
+            if size > MAX_JOB_SIZE {
+                return Err(EngineError::bad_request(
+                    "properties",
+                    format!("the job definition is {size} bytes; the limit is {MAX_JOB_SIZE} bytes (16K)"),
+                ));
+            }
+            let props: JobProperties = from_value_at(properties.clone(), "properties")?;
+            if let Some(state @ (JobState::Completed | JobState::Faulted)) = props.state {
+                return Err(EngineError::bad_request(
+                    "properties.state",
+                    format!("can be set to Enabled or Disabled only; {state} is set by Kairos when a job ends"),
+                ));
+            }
+            let valid = validate_job(&props, now)?;
+            if let Some(row) = &existing {
+                if matches!(row.state, JobState::Completed | JobState::Faulted) {
+                    return Err(EngineError::conflict(format!(
+                        "job '{}' is {}; a finished job cannot be changed, only deleted",
+                        key.name, row.state
+                    )));
+                }
+            }
+            check_quota(tx, collection_id, &collection, existing.is_none(), &key.name, &valid)?;
+            let state = props.state.unwrap_or(JobState::Enabled);
+            let json = properties.to_string();
+            let schedule_changed = existing.as_ref().is_none_or(|row| schedule_of(&row.properties) != schedule_of(&json));
+            let (anchor, runs) = match &existing {
+                Some(row) if !schedule_changed => (row.series_anchor, row.series_runs),
+                _ => (to_ms(now), 0),
+            };
+            let next_run = if state == JobState::Enabled { first_run(&json, anchor, runs, now)? } else { None };
+            match existing {
+                Some(row) => {
+                    tx.execute(
+                        "UPDATE jobs SET properties = ?1, state = ?2, series_anchor = ?3, series_runs = ?4, next_run = ?5,
+                         version = version + 1 WHERE id = ?6",
+                        params![json, state.as_str(), anchor, runs, next_run, row.id],
+                    )?;
+                    self.inner.plans.forget(row.id);
+                    Ok(false)
+                }
+                None => {
+                    tx.execute(
+                        "INSERT INTO jobs (collection_id, name, properties, state, series_anchor, series_runs, next_run)
+                         VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6)",
+                        params![collection_id, key.name, json, state.as_str(), anchor, next_run],
+                    )?;
+                    Ok(true)
+                }
+            }
+        })?;
+        self.wake_runner();
+        Ok(created)
+    }
+
+    pub fn get_job(&self, key: &JobKey) -> Result<JobDefinition> {
+        self.inner.store.read(|conn| {
+            let collection_id = collection_id(conn, &key.collection)?
+                .ok_or_else(|| collection_not_found(&key.collection))?;
+            let row =
+                load_job(conn, collection_id, &key.name)?.ok_or_else(|| job_not_found(key))?;
+            present_job(conn, &key.collection, &row)
+        })
+    }
+
+    pub fn delete_job(&self, key: &JobKey) -> Result<()> {
+        let id = self.inner.store.write(|tx| {
+            let collection_id = collection_id(tx, &key.collection)?
+                .ok_or_else(|| collection_not_found(&key.collection))?;
+            let row = load_job(tx, collection_id, &key.name)?.ok_or_else(|| job_not_found(key))?;
+            tx.execute("DELETE FROM jobs WHERE id = ?1", params![row.id])?;
+            Ok(row.id)
+        })?;
+        self.inner.plans.forget(id);
+        self.wake_runner();
+        Ok(())
+    }
+
+    /// Run a job now, outside its schedule (spec §10.4). It does not use up the schedule's `count`.
+    pub fn run_job(&self, key: &JobKey) -> Result<()> {
+        let now = to_ms(truncate_to_second(self.inner.clock.now()));
+        self.inner.store.write(|tx| {
+            let collection_id = collection_id(tx, &key.collection)?.ok_or_else(|| collection_not_found(&key.collection))?;
+            let row = load_job(tx, collection_id, &key.name)?.ok_or_else(|| job_not_found(key))?;
+            if matches!(row.state, JobState::Completed | JobState::Faulted) {
+                return Err(EngineError::conflict(format!("job '{}' is {}; it cannot run again", key.name, row.state)));
+            }
+            let repeat = row.repeat_count + 1;
+            tx.execute("UPDATE jobs SET repeat_count = ?1 WHERE id = ?2", params![repeat, row.id])?;
+            tx.execute(
+                "INSERT INTO attempts (job_id, scheduled_time, repeat_count, action_name, retry_count, due_at, is_last)
+                 VALUES (?1, ?2, ?3, 'MainAction', 0, ?2, 0)",
+                params![row.id, now, repeat],
+            )?;
+            Ok(())
+        })?;
+        self.wake_runner();
+        Ok(())
+    }
+
+    /// Jobs of a collection by name; `state` filters (`$filter=state eq X`).
+    pub fn list_jobs(
+        &self,
+        key: &CollectionKey,
+        state: Option<JobState>,
+        skip: usize,
+        top: usize,
+    ) -> Result<Page<JobDefinition>> {
+        self.inner.store.read(|conn| {
+            let collection_id = collection_id(conn, key)?.ok_or_else(|| collection_not_found(key))?;
+            let mut stmt = conn.prepare(&format!(
+                "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 AND (?2 IS NULL OR state = ?2)
+                 ORDER BY name LIMIT ?3 OFFSET ?4"
+            ))?;
+            let rows = stmt
+                .query_map(params![collection_id, state.map(|s| s.as_str()), top as i64 + 1, skip as i64], job_from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let more = rows.len() > top;
+            let items = rows.iter().take(top).map(|row| present_job(conn, key, row)).collect::<Result<Vec<_>>>()?;
+            Ok(Page { items, more })
+        })
+    }
+
+    /// A job's history, newest first; `status` filters (`$filter=status eq X`).
+    pub fn list_job_history(
+        &self,
+        key: &JobKey,
+        status: Option<JobExecutionStatus>,
+        skip: usize,
+        top: usize,
+    ) -> Result<Page<JobHistoryDefinition>> {
+        self.inner.store.read(|conn| {
+            let collection_id = collection_id(conn, &key.collection)?.ok_or_else(|| collection_not_found(&key.collection))?;
+            let row = load_job(conn, collection_id, &key.name)?.ok_or_else(|| job_not_found(key))?;
+            let mut stmt = conn.prepare(
+                "SELECT id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count
+                 FROM history WHERE job_id = ?1 AND (?2 IS NULL OR status = ?2) ORDER BY id DESC LIMIT ?3 OFFSET ?4",
+            )?;
+            let records = stmt
+                .query_map(params![row.id, status.map(|s| s.as_str()), top as i64 + 1, skip as i64], |r| {
+                    let id: i64 = r.get(0)?;
+                    let action: String = r.get(4)?;
+                    let status: String = r.get(5)?;
+                    Ok(JobHistoryDefinition {
+                        // Newest-first sortable ids, like the service's reversed ticks.
+                        id: Some(format!("{}/history/{:019}", key.resource_id(), i64::MAX - id)),
+                        resource_type: Some(HISTORY_TYPE.to_string()),
+                        name: Some(format!("{}/{}/{:019}", key.collection.name, key.name, i64::MAX - id)),
+                        properties: JobHistoryProperties {
+                            start_time: Some(from_ms(r.get(1)?)),
+                            end_time: Some(from_ms(r.get(2)?)),
+                            expected_execution_time: Some(from_ms(r.get(3)?)),
+                            action_name: JobHistoryActionName::parse(&action),
+                            status: JobExecutionStatus::parse(&status),
+                            message: Some(r.get(6)?),
+                            retry_count: Some(r.get(7)?),
+                            repeat_count: Some(r.get(8)?),
+                        },
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let more = records.len() > top;
+            Ok(Page { items: records.into_iter().take(top).collect(), more })
+        })
+    }
+
+    /// Enable or disable one job by row id; terminal jobs are left alone.
+    pub(crate) fn set_job_state_by_id(
+        &self,
+        job_id: i64,
+        enabled: bool,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        self.inner.store.write(|tx| {
+            let row = tx
+                .query_row(&format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?1"), params![job_id], job_from_row)
+                .optional()?;
+            let Some(row) = row else { return Ok(()) };
+            if matches!(row.state, JobState::Completed | JobState::Faulted) {
+                return Ok(());
+            }
+            let mut properties: Value = serde_json::from_str(&row.properties).unwrap_or(Value::Null);
+            let state = if enabled { JobState::Enabled } else { JobState::Disabled };
+            merge_patch(&mut properties, &serde_json::json!({"state": state.as_str()}));
+            let json = properties.to_string();
+            let next_run = if enabled { first_run(&json, row.series_anchor, row.series_runs, now)? } else { None };
+            tx.execute(
+                "UPDATE jobs SET properties = ?1, state = ?2, next_run = ?3, version = version + 1 WHERE id = ?4",
+                params![json, state.as_str(), next_run, row.id],
+            )?;
+            Ok(())
+        })?;
+        self.inner.plans.forget(job_id);
+        Ok(())
+    }
+}
+
+/// `body.properties` of a PUT/PATCH body, which must be an object.
+fn properties_of(body: Value) -> Result<Value> {
+    let Value::Object(mut map) = body else {
+        return Err(EngineError::bad_request(
+            "",
+            "the body must be a JSON object with 'properties'",
+        ));
+    };
+    match map.remove("properties") {
+        Some(p @ Value::Object(_)) => Ok(p),
+        Some(_) => Err(EngineError::bad_request(
+            "properties",
+            "must be a JSON object",
+        )),
+        None => Err(EngineError::bad_request("properties", "is required")),
+    }
+}
+
+/// The parts of a definition that decide when it runs: a change restarts the series.
+fn schedule_of(properties_json: &str) -> (Value, Value) {
+    let v: Value = serde_json::from_str(properties_json).unwrap_or(Value::Null);
+    (
+        v.get("startTime").cloned().unwrap_or(Value::Null),
+        v.get("recurrence").cloned().unwrap_or(Value::Null),
+    )
+}
+
+/// The next run of a series at or after `now`, if it has runs left.
+fn first_run(
+    properties_json: &str,
+    anchor: i64,
+    runs: i64,
+    now: DateTime<Utc>,
+) -> Result<Option<i64>> {
+    let plan = JobPlan::compile(properties_json, anchor)?;
+    if plan.series.count().is_some_and(|c| runs as u64 >= c) {
+        return Ok(None);
+    }
+    Ok(plan
+        .series
+        .first_at_or_after(truncate_to_second(now))
+        .map(to_ms))
+}
+
+/// Quotas (spec §3, §4): job count and recurrence frequency give 409; so does outbound
+/// authentication on a Free collection.
+fn check_quota(
+    tx: &Transaction<'_>,
+    collection_id: i64,
+    collection: &JobCollectionDefinition,
+    is_new: bool,
+    name: &str,
+    job: &kairos_core::valid::ValidJob,
+) -> Result<()> {
+    let l = limits(collection);
+    if is_new {
+        let count: i64 = tx.query_row(
+            "SELECT count(*) FROM jobs WHERE collection_id = ?1",
+            params![collection_id],
+            |r| r.get(0),
+        )?;
+        if count as u64 >= l.max_job_count {
+            return Err(EngineError::conflict(format!(
+                "the job collection holds {count} jobs, its maximum (quota.maxJobCount {}); job '{name}' was not created",
+                l.max_job_count
+            )));
+        }
+    }
+    if let Some(r) = &job.schedule.recurrence {
+        let gap = shortest_gap_minutes(r);
+        if gap < l.min_period_minutes {
+            let (f, i) = l.max_recurrence;
+            return Err(EngineError::conflict(format!(
+                "job '{name}' would run every {gap} minute(s); the collection allows at most once every {i} {f} (quota.maxRecurrence)"
+            )));
+        }
+    }
+    if l.sku == SkuName::Free && uses_authentication(&job.action) {
+        return Err(EngineError::conflict(format!(
+            "job '{name}' uses outbound authentication, which the Free plan does not allow"
+        )));
+    }
+    Ok(())
+}
+
+pub(crate) fn uses_authentication(action: &Action) -> bool {
+    let own = matches!(&action.kind, ActionKind::Http(h) if h.authentication.is_some());
+    own || action
+        .error_action
+        .as_deref()
+        .is_some_and(uses_authentication)
+}
+
+pub(crate) fn load_job(
+    conn: &Connection,
+    collection_id: i64,
+    name: &str,
+) -> Result<Option<JobRow>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 AND name = ?2"),
+            params![collection_id, name],
+            job_from_row,
+        )
+        .optional()?)
+}
+
+/// Every job of a collection, compiled (for plan checks).
+pub(crate) fn load_job_plans(
+    conn: &Connection,
+    collection_id: i64,
+) -> Result<Vec<(String, Arc<JobPlan>)>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1"
+    ))?;
+    let rows = stmt
+        .query_map(params![collection_id], job_from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    rows.into_iter()
+        .map(|row| {
+            Ok((
+                row.name.clone(),
+                Arc::new(JobPlan::compile(&row.properties, row.series_anchor)?),
+            ))
+        })
+        .collect()
+}
+
+/// The job as the API returns it: secrets dropped by serialization, state and status from the row.
+fn present_job(
+    conn: &Connection,
+    collection: &CollectionKey,
+    row: &JobRow,
+) -> Result<JobDefinition> {
+    let value: Value = serde_json::from_str(&row.properties).unwrap_or(Value::Null);
+    let mut properties: JobProperties = from_value_at(value, "properties")?;
+    properties.state = Some(row.state);
+    let never_ran = row.execution_count == 0;
+    properties.status = if row.state == JobState::Disabled && never_ran {
+        None // as the live service: a disabled job that never ran has no status
+    } else {
+        let retry_due: Option<i64> = conn.query_row(
+            "SELECT min(due_at) FROM attempts WHERE job_id = ?1",
+            params![row.id],
+            |r| r.get(0),
+        )?;
+        let next = match row.state {
+            JobState::Enabled => [row.next_run, retry_due].into_iter().flatten().min(),
+            JobState::Disabled => retry_due,
+            _ => None,
+        };
+        Some(JobStatus {
+            execution_count: row.execution_count,
+            failure_count: row.failure_count,
+            faulted_count: row.faulted_count,
+            last_execution_time: row.last_execution.map(from_ms),
+            next_execution_time: next.map(from_ms),
+        })
+    };
+    let key = collection.job(&row.name);
+    Ok(JobDefinition {
+        id: Some(key.resource_id()),
+        resource_type: Some(JOB_TYPE.to_string()),
+        name: Some(format!("{}/{}", collection.name, row.name)),
+        properties,
+    })
+}
+
+pub(crate) fn job_not_found(key: &JobKey) -> EngineError {
+    EngineError::not_found(format!(
+        "the job '{}' was not found in job collection '{}'",
+        key.name, key.collection.name
+    ))
+}

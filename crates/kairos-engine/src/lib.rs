@@ -1,0 +1,27 @@
+//! Kairos engine: the SQLite store, the runner, the actions; everything that makes jobs run.
+//!
+//! Knows nothing about Tauri, windows or HTTP routing: the API crate and the desktop shell call
+//! the `Engine` facade.
+
+pub mod actions;
+pub mod clock;
+pub mod collections;
+pub mod engine;
+pub mod error;
+pub mod jobs;
+pub mod keys;
+pub mod lease;
+mod merge;
+mod plan;
+pub mod quota;
+pub mod runner;
+pub mod store;
+mod time;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use collections::Put;
+pub use engine::{Database, Engine, EngineConfig};
+pub use error::{EngineError, ErrorKind};
+pub use jobs::Page;
+pub use keys::{CollectionKey, JobKey};
+pub use runner::RunnerHandle;

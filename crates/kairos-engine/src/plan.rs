@@ -1,0 +1,72 @@
+//! A job's definition compiled for running: the validated job and its series, cached per job
+//! version so the runner does not re-parse JSON for every occurrence.
+
+use crate::error::{EngineError, Result};
+use crate::time::from_ms;
+use kairos_core::document::from_value_at;
+use kairos_core::model::JobProperties;
+use kairos_core::recurrence::{Series, Zone};
+use kairos_core::valid::ValidJob;
+use kairos_core::validate::validate_job;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+#[derive(Debug)]
+pub struct JobPlan {
+    pub job: ValidJob,
+    pub series: Series,
+}
+
+impl JobPlan {
+    /// Compile stored properties; `anchor_ms` is the series' creation time.
+    pub fn compile(properties_json: &str, anchor_ms: i64) -> Result<JobPlan> {
+        let value: serde_json::Value = serde_json::from_str(properties_json).map_err(|e| {
+            EngineError::internal(format!("stored job definition is not JSON: {e}"))
+        })?;
+        let props: JobProperties = from_value_at(value, "properties")?;
+        let anchor = from_ms(anchor_ms);
+        let job = validate_job(&props, anchor)?;
+        let series = Series::new(&job.schedule, anchor, Zone::Utc);
+        Ok(JobPlan { job, series })
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct PlanCache {
+    plans: Mutex<HashMap<i64, (i64, Arc<JobPlan>)>>,
+}
+
+impl PlanCache {
+    /// The plan of job `id` at `version`, compiled on first use.
+    pub fn get(
+        &self,
+        id: i64,
+        version: i64,
+        properties_json: &str,
+        anchor_ms: i64,
+    ) -> Result<Arc<JobPlan>> {
+        if let Some((v, plan)) = self
+            .plans
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+        {
+            if *v == version {
+                return Ok(plan.clone());
+            }
+        }
+        let plan = Arc::new(JobPlan::compile(properties_json, anchor_ms)?);
+        self.plans
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, (version, plan.clone()));
+        Ok(plan)
+    }
+
+    pub fn forget(&self, id: i64) {
+        self.plans
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+    }
+}

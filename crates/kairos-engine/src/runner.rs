@@ -1,0 +1,427 @@
+//! The runner: sleeps until the next due occurrence or attempt, fires it, records the outcome.
+//!
+//! At-least-once: an occurrence becomes durable (a row in `attempts`) in the same transaction
+//! that advances the job to its next run, before anything is sent. An attempt's row is only
+//! removed or advanced in the transaction that records its result. So a crash can repeat an
+//! attempt (with the same occurrence id), never lose an occurrence.
+//!
+//! No polling tick: the loop sleeps until the earliest due time, and operations that change what
+//! is due wake it through `Notify`.
+
+use crate::actions::AttemptContext;
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::jobs::{job_from_row, JOB_COLUMNS};
+use crate::lease;
+use crate::time::{from_ms, to_ms};
+use chrono::{DateTime, TimeDelta, Utc};
+use kairos_core::model::JobState;
+use kairos_core::valid::{Action, Retry};
+use kairos_core::validate::truncate_to_second;
+use rusqlite::{params, OptionalExtension};
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{watch, Semaphore};
+use tokio::task::JoinSet;
+
+/// Occurrences promoted per transaction.
+const PROMOTE_BATCH: i64 = 1_000;
+/// History kept per job (spec §10.2, §11): the last 1,000 executions, at most 60 days.
+const HISTORY_KEEP: i64 = 1_000;
+const RETENTION_MS: i64 = 60 * 24 * 3600 * 1000;
+/// How long a clean shutdown waits for attempts in flight.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// A running runner; `shutdown` stops it cleanly.
+#[derive(Debug)]
+pub struct RunnerHandle {
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl RunnerHandle {
+    /// Stop claiming work, let attempts in flight finish (up to a grace period), release the lease.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        let _ = self.task.await;
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Attempt {
+    id: i64,
+    job_id: i64,
+    scheduled_time: i64,
+    repeat_count: i64,
+    error_action: bool,
+    retry_count: i64,
+    is_last: bool,
+}
+
+impl Engine {
+    /// Start the runner on the current tokio runtime.
+    pub fn start_runner(&self) -> RunnerHandle {
+        let (stop, stop_rx) = watch::channel(false);
+        let engine = self.clone();
+        let task = tokio::spawn(async move { engine.run_loop(stop_rx).await });
+        RunnerHandle { stop, task }
+    }
+
+    async fn run_loop(self, mut stop: watch::Receiver<bool>) {
+        let owner = uuid::Uuid::new_v4().to_string();
+        let permits = Arc::new(Semaphore::new(
+            self.inner.config.max_concurrent_attempts.max(1),
+        ));
+        let running: Arc<Mutex<HashSet<i64>>> = Arc::default();
+        let mut in_flight = JoinSet::new();
+        let mut last_retention = i64::MIN;
+        while !*stop.borrow() {
+            let now = self.inner.clock.now();
+            let now_ms = to_ms(now);
+            let holds_lease =
+                lease::acquire(&self.inner.store, &owner, now_ms).unwrap_or_else(|e| {
+                    tracing::error!(error = %e, "cannot take the runner lease");
+                    false
+                });
+            let mut wake_at = now_ms + lease::LEASE_RENEW_MS;
+            if holds_lease {
+                if let Err(e) = self.promote_due(now) {
+                    tracing::error!(error = %e, "cannot promote due occurrences");
+                }
+                match self.claim_due(now_ms, &running) {
+                    Ok(attempts) => {
+                        for attempt in attempts {
+                            let engine = self.clone();
+                            let permits = permits.clone();
+                            let running = running.clone();
+                            in_flight.spawn(async move {
+                                let _permit = permits.acquire_owned().await;
+                                let id = attempt.id;
+                                if let Err(e) = engine.perform(attempt).await {
+                                    tracing::error!(error = %e, "attempt failed to record");
+                                }
+                                running
+                                    .lock()
+                                    .unwrap_or_else(|e| e.into_inner())
+                                    .remove(&id);
+                                engine.wake_runner();
+                            });
+                        }
+                    }
+                    Err(e) => tracing::error!(error = %e, "cannot claim due attempts"),
+                }
+                if now_ms - last_retention > 3_600_000 {
+                    last_retention = now_ms;
+                    if let Err(e) = self.remove_finished_jobs(now_ms) {
+                        tracing::error!(error = %e, "retention failed");
+                    }
+                }
+                match self.next_due(&running) {
+                    Ok(Some(due)) => wake_at = wake_at.min(due),
+                    Ok(None) => {}
+                    Err(e) => tracing::error!(error = %e, "cannot compute the next due time"),
+                }
+            }
+            while in_flight.try_join_next().is_some() {}
+            tokio::select! {
+                _ = self.inner.clock.sleep_until(from_ms(wake_at)) => {}
+                _ = self.inner.wake.notified() => {}
+                _ = stop.changed() => {}
+            }
+        }
+        let _ = tokio::time::timeout(SHUTDOWN_GRACE, async {
+            while in_flight.join_next().await.is_some() {}
+        })
+        .await;
+        in_flight.abort_all();
+        if let Err(e) = lease::release(&self.inner.store, &owner) {
+            tracing::error!(error = %e, "cannot release the runner lease");
+        }
+    }
+
+    /// Turn every occurrence that is due into an attempt row and advance its job, in batches.
+    fn promote_due(&self, now: DateTime<Utc>) -> Result<()> {
+        let now_ms = to_ms(now);
+        loop {
+            let promoted = self.inner.store.write(|tx| {
+                let rows = {
+                    let mut stmt = tx.prepare_cached(&format!(
+                        "SELECT {JOB_COLUMNS} FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL AND next_run <= ?1
+                         ORDER BY next_run LIMIT ?2"
+                    ))?;
+                    let rows = stmt.query_map(params![now_ms, PROMOTE_BATCH], job_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+                    rows
+                };
+                for row in &rows {
+                    let Some(scheduled) = row.next_run else { continue };
+                    let runs = row.series_runs + 1;
+                    let repeat = row.repeat_count + 1;
+                    let next = match self.inner.plans.get(row.id, row.version, &row.properties, row.series_anchor) {
+                        Ok(plan) => {
+                            let done = plan.series.count().is_some_and(|c| runs as u64 >= c);
+                            let next = if done { None } else { plan.series.next_after(from_ms(scheduled)) };
+                            // Occurrences missed while Kairos was not running are skipped: the
+                            // first missed one runs (late), then the series resumes in the future.
+                            match next {
+                                Some(n) if n <= now => plan.series.first_at_or_after(truncate_to_second(now) + TimeDelta::seconds(1)),
+                                other => other,
+                            }
+                        }
+                        Err(e) => {
+                            tracing::error!(job = row.id, error = %e, "cannot compile a stored job; it runs no more");
+                            None
+                        }
+                    };
+                    tx.execute(
+                        "UPDATE jobs SET next_run = ?1, series_runs = ?2, repeat_count = ?3 WHERE id = ?4",
+                        params![next.map(to_ms), runs, repeat, row.id],
+                    )?;
+                    tx.execute(
+                        "INSERT INTO attempts (job_id, scheduled_time, repeat_count, action_name, retry_count, due_at, is_last)
+                         VALUES (?1, ?2, ?3, 'MainAction', 0, ?2, ?4)",
+                        params![row.id, scheduled, repeat, next.is_none()],
+                    )?;
+                }
+                Ok(rows.len() as i64)
+            })?;
+            if promoted < PROMOTE_BATCH {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Attempts due now that are not already running, marked as running.
+    fn claim_due(&self, now_ms: i64, running: &Mutex<HashSet<i64>>) -> Result<Vec<Attempt>> {
+        let mut running = running.lock().unwrap_or_else(|e| e.into_inner());
+        let attempts = self.inner.store.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, job_id, scheduled_time, repeat_count, action_name, retry_count, is_last
+                 FROM attempts WHERE due_at <= ?1 ORDER BY due_at",
+            )?;
+            let rows = stmt.query_map(params![now_ms], |r| {
+                Ok(Attempt {
+                    id: r.get(0)?,
+                    job_id: r.get(1)?,
+                    scheduled_time: r.get(2)?,
+                    repeat_count: r.get(3)?,
+                    error_action: r.get::<_, String>(4)? == "ErrorAction",
+                    retry_count: r.get(5)?,
+                    is_last: r.get(6)?,
+                })
+            })?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        Ok(attempts
+            .into_iter()
+            .filter(|a| running.insert(a.id))
+            .collect())
+    }
+
+    /// The earliest time anything becomes due: an enabled job's next run or a waiting attempt.
+    fn next_due(&self, running: &Mutex<HashSet<i64>>) -> Result<Option<i64>> {
+        let running = running.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        self.inner.store.read(|conn| {
+            let job: Option<i64> = conn.query_row(
+                "SELECT min(next_run) FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL",
+                [],
+                |r| r.get(0),
+            )?;
+            let mut stmt =
+                conn.prepare_cached("SELECT id, due_at FROM attempts ORDER BY due_at LIMIT ?1")?;
+            let mut attempt = None;
+            let rows = stmt.query_map(params![running.len() as i64 + 1], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+            })?;
+            for row in rows {
+                let (id, due) = row?;
+                if !running.contains(&id) {
+                    attempt = Some(due);
+                    break;
+                }
+            }
+            Ok([job, attempt].into_iter().flatten().min())
+        })
+    }
+
+    /// Run one attempt and record its outcome.
+    async fn perform(&self, attempt: Attempt) -> Result<()> {
+        let loaded = self.inner.store.read(|conn| {
+            Ok(conn
+                .query_row(
+                    &format!(
+                        "SELECT {}, c.name FROM jobs j JOIN collections c ON c.id = j.collection_id WHERE j.id = ?1",
+                        JOB_COLUMNS.split(", ").map(|c| format!("j.{c}")).collect::<Vec<_>>().join(", ")
+                    ),
+                    params![attempt.job_id],
+                    |r| Ok((job_from_row(r)?, r.get::<_, String>(13)?)),
+                )
+                .optional()?)
+        })?;
+        let Some((row, collection_name)) = loaded else {
+            return Ok(()); // the job was deleted; its attempts went with it
+        };
+        let plan = self
+            .inner
+            .plans
+            .get(row.id, row.version, &row.properties, row.series_anchor)?;
+        let action: Option<&Action> = if attempt.error_action {
+            plan.job.action.error_action.as_deref()
+        } else {
+            Some(&plan.job.action)
+        };
+        let Some(action) = action else {
+            self.inner.store.write(|tx| {
+                tx.execute("DELETE FROM attempts WHERE id = ?1", params![attempt.id])?;
+                Ok(())
+            })?;
+            return Ok(());
+        };
+        let context = AttemptContext {
+            job_id: row.name.clone(),
+            job_collection_id: collection_name,
+            expected_execution_time: from_ms(attempt.scheduled_time),
+            execution_tag: occurrence_id(row.id, attempt.scheduled_time),
+            client_request_id: uuid::Uuid::new_v4().to_string(),
+        };
+        let start = self.inner.clock.now();
+        let outcome = self.inner.executor.execute(&action.kind, &context).await;
+        let end = self.inner.clock.now().max(start);
+        self.record(
+            &attempt,
+            action,
+            plan.job.action.error_action.is_some(),
+            outcome.success,
+            &outcome.message,
+            start,
+            end,
+        )
+    }
+
+    /// Record an attempt's result and decide what follows, in one transaction (spec §7, §10).
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &self,
+        attempt: &Attempt,
+        action: &Action,
+        has_error_action: bool,
+        success: bool,
+        message: &str,
+        start: DateTime<Utc>,
+        end: DateTime<Utc>,
+    ) -> Result<()> {
+        let (start_ms, end_ms) = (to_ms(start), to_ms(end));
+        self.inner.store.write(|tx| {
+            let action_name = if attempt.error_action { "ErrorAction" } else { "MainAction" };
+            tx.execute(
+                "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    attempt.job_id,
+                    start_ms,
+                    end_ms,
+                    attempt.scheduled_time,
+                    action_name,
+                    if success { "Completed" } else { "Failed" },
+                    message,
+                    attempt.retry_count,
+                    attempt.repeat_count
+                ],
+            )?;
+            prune_history(tx, attempt.job_id, end_ms)?;
+            if !attempt.error_action {
+                tx.execute(
+                    "UPDATE jobs SET execution_count = execution_count + 1, failure_count = failure_count + ?1,
+                     last_execution = ?2 WHERE id = ?3",
+                    params![i64::from(!success), start_ms, attempt.job_id],
+                )?;
+            }
+            let retries = match action.retry {
+                Retry::None => None,
+                Retry::Fixed { interval, count } => Some((interval, count as i64)),
+            };
+            match (success, retries) {
+                (false, Some((interval, count))) if attempt.retry_count < count => {
+                    let due = end_ms + interval.as_millis() as i64;
+                    tx.execute(
+                        "UPDATE attempts SET retry_count = retry_count + 1, due_at = ?1 WHERE id = ?2",
+                        params![due, attempt.id],
+                    )?;
+                }
+                (false, _) if !attempt.error_action => {
+                    // The occurrence faulted: retries exhausted (or none allowed).
+                    tx.execute("UPDATE jobs SET faulted_count = faulted_count + 1 WHERE id = ?1", params![attempt.job_id])?;
+                    if has_error_action {
+                        tx.execute(
+                            "UPDATE attempts SET action_name = 'ErrorAction', retry_count = 0, due_at = ?1 WHERE id = ?2",
+                            params![end_ms, attempt.id],
+                        )?;
+                    } else {
+                        finish_occurrence(tx, attempt, JobState::Faulted, end_ms)?;
+                    }
+                }
+                (true, _) if !attempt.error_action => finish_occurrence(tx, attempt, JobState::Completed, end_ms)?,
+                // The error action is done, whatever its result: the occurrence stays faulted.
+                _ => finish_occurrence(tx, attempt, JobState::Faulted, end_ms)?,
+            }
+            Ok(())
+        })?;
+        Ok(())
+    }
+
+    /// Completed and faulted jobs are deleted 60 days after they finished (spec §10.4).
+    fn remove_finished_jobs(&self, now_ms: i64) -> Result<()> {
+        self.inner.store.write(|tx| {
+            tx.execute(
+                "DELETE FROM jobs WHERE state IN ('Completed', 'Faulted') AND finished_at < ?1",
+                params![now_ms - RETENTION_MS],
+            )?;
+            Ok(())
+        })
+    }
+}
+
+/// The occurrence is over: drop its attempt row; if it was the job's last, the job ends in `end_state`.
+fn finish_occurrence(
+    tx: &rusqlite::Transaction<'_>,
+    attempt: &Attempt,
+    end_state: JobState,
+    end_ms: i64,
+) -> Result<()> {
+    tx.execute("DELETE FROM attempts WHERE id = ?1", params![attempt.id])?;
+    if attempt.is_last {
+        tx.execute(
+            "UPDATE jobs SET state = ?1, next_run = NULL, finished_at = ?2, version = version + 1
+             WHERE id = ?3 AND state IN ('Enabled', 'Disabled')",
+            params![end_state.as_str(), end_ms, attempt.job_id],
+        )?;
+    }
+    Ok(())
+}
+
+/// Keep the last 1,000 records of a job and none older than 60 days.
+fn prune_history(tx: &rusqlite::Transaction<'_>, job_id: i64, now_ms: i64) -> Result<()> {
+    let cutoff: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM history WHERE job_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2",
+            params![job_id, HISTORY_KEEP],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(id) = cutoff {
+        tx.execute(
+            "DELETE FROM history WHERE job_id = ?1 AND id <= ?2",
+            params![job_id, id],
+        )?;
+    }
+    tx.execute(
+        "DELETE FROM history WHERE job_id = ?1 AND end_time < ?2",
+        params![job_id, now_ms - RETENTION_MS],
+    )?;
+    Ok(())
+}
+
+/// The deterministic id of an occurrence (job + scheduled time), sent as `x-ms-execution-tag`
+/// with every attempt so targets can de-duplicate: 32 hex characters, like Azure's.
+pub fn occurrence_id(job_id: i64, scheduled_ms: i64) -> String {
+    format!("{:016x}{:016x}", job_id as u64, scheduled_ms as u64)
+}

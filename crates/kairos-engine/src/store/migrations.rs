@@ -1,0 +1,104 @@
+//! The schema, as an append-only list of migrations keyed on `PRAGMA user_version`.
+//!
+//! Never edit, reorder or delete an entry: add a new one. All pending migrations run in one
+//! transaction, so a failure leaves the database as it was.
+
+use rusqlite::Connection;
+
+/// Migration `i` brings the schema from version `i` to `i + 1`.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: collections, jobs, history, attempts in flight, the runner lease.
+    r#"
+    CREATE TABLE collections (
+        id             INTEGER PRIMARY KEY,
+        subscription   TEXT NOT NULL COLLATE NOCASE,
+        resource_group TEXT NOT NULL COLLATE NOCASE,
+        name           TEXT NOT NULL COLLATE NOCASE,
+        definition     TEXT NOT NULL,            -- JobCollectionDefinition JSON without id/type/name
+        created_at     INTEGER NOT NULL,         -- ms since the epoch
+        UNIQUE (subscription, resource_group, name)
+    );
+    CREATE TABLE jobs (
+        id              INTEGER PRIMARY KEY,
+        collection_id   INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+        name            TEXT NOT NULL COLLATE NOCASE,
+        properties      TEXT NOT NULL,           -- JobProperties JSON as given (secrets kept, never returned), no status
+        state           TEXT NOT NULL,           -- Enabled | Disabled | Completed | Faulted
+        series_anchor   INTEGER NOT NULL,        -- ms: the "creation time" of the current schedule
+        series_runs     INTEGER NOT NULL DEFAULT 0, -- occurrences started since the schedule was set (for count)
+        next_run        INTEGER,                 -- ms: next scheduled occurrence, NULL when none
+        repeat_count    INTEGER NOT NULL DEFAULT 0, -- occurrences started ever (history repeatCount)
+        execution_count INTEGER NOT NULL DEFAULT 0,
+        failure_count   INTEGER NOT NULL DEFAULT 0,
+        faulted_count   INTEGER NOT NULL DEFAULT 0,
+        last_execution  INTEGER,                 -- ms
+        finished_at     INTEGER,                 -- ms: when it became Completed or Faulted
+        version         INTEGER NOT NULL DEFAULT 0, -- bumped on every definition change
+        UNIQUE (collection_id, name)
+    );
+    CREATE INDEX jobs_due ON jobs(next_run) WHERE next_run IS NOT NULL AND state = 'Enabled';
+    CREATE TABLE history (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_id        INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        start_time    INTEGER NOT NULL,          -- ms
+        end_time      INTEGER NOT NULL,          -- ms
+        expected_time INTEGER NOT NULL,          -- ms
+        action_name   TEXT NOT NULL,             -- MainAction | ErrorAction
+        status        TEXT NOT NULL,             -- Completed | Failed | Postponed
+        message       TEXT NOT NULL,
+        retry_count   INTEGER NOT NULL,
+        repeat_count  INTEGER NOT NULL
+    );
+    CREATE INDEX history_by_job ON history(job_id, id);
+    CREATE TABLE attempts (
+        id             INTEGER PRIMARY KEY,
+        job_id         INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        scheduled_time INTEGER NOT NULL,         -- ms: the occurrence's expected execution time
+        repeat_count   INTEGER NOT NULL,
+        action_name    TEXT NOT NULL,            -- MainAction | ErrorAction
+        retry_count    INTEGER NOT NULL,
+        due_at         INTEGER NOT NULL,         -- ms
+        is_last        INTEGER NOT NULL          -- 1 when this is the job's final occurrence
+    );
+    CREATE INDEX attempts_due ON attempts(due_at);
+    CREATE TABLE runner_lease (
+        id         INTEGER PRIMARY KEY CHECK (id = 1),
+        owner      TEXT NOT NULL,
+        pid        INTEGER NOT NULL,
+        host       TEXT NOT NULL,
+        expires_at INTEGER NOT NULL              -- ms
+    );
+    "#,
+];
+
+/// Bring `conn` to the newest schema. Refuses a database written by a newer Kairos.
+pub fn migrate(conn: &mut Connection) -> Result<(), MigrationError> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let newest = MIGRATIONS.len() as i64;
+    if version > newest {
+        return Err(MigrationError::TooNew {
+            found: version,
+            supported: newest,
+        });
+    }
+    if version == newest {
+        return Ok(());
+    }
+    let tx = conn.transaction()?;
+    for sql in &MIGRATIONS[version as usize..] {
+        tx.execute_batch(sql)?;
+    }
+    tx.pragma_update(None, "user_version", newest)?;
+    tx.commit()?;
+    Ok(())
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MigrationError {
+    #[error(
+        "this database was written by a newer version of Kairos (schema {found}; this version knows up to {supported}); upgrade Kairos to open it"
+    )]
+    TooNew { found: i64, supported: i64 },
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+}

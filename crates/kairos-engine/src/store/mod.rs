@@ -1,0 +1,168 @@
+//! The SQLite store: one database file is the source of truth for collections, jobs, status,
+//! history and the attempts in flight.
+//!
+//! One writer connection (every state change is one transaction on it) and a few reader
+//! connections; with WAL, reads never wait for a long write. PRAGMAs are set per connection.
+
+pub mod migrations;
+
+use crate::error::{EngineError, Result};
+use rusqlite::{Connection, OpenFlags, Transaction};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+const READERS: usize = 4;
+
+#[derive(Debug)]
+pub struct Store {
+    writer: Mutex<Connection>,
+    /// Empty for an in-memory store, which reads through the writer.
+    readers: Vec<Mutex<Connection>>,
+    path: Option<PathBuf>,
+}
+
+impl Store {
+    /// Open (creating if needed) the database at `path` and bring it to the newest schema.
+    pub fn open(path: &Path) -> Result<Store> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                EngineError::internal(format!("cannot create {}: {e}", dir.display()))
+            })?;
+        }
+        let mut writer = Connection::open(path)?;
+        configure(&writer)?;
+        migrations::migrate(&mut writer).map_err(|e| EngineError::internal(e.to_string()))?;
+        let readers = (0..READERS)
+            .map(|_| {
+                let c = Connection::open_with_flags(
+                    path,
+                    OpenFlags::SQLITE_OPEN_READ_ONLY
+                        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                        | OpenFlags::SQLITE_OPEN_URI,
+                )?;
+                configure(&c)?;
+                Ok(Mutex::new(c))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Store {
+            writer: Mutex::new(writer),
+            readers,
+            path: Some(path.to_path_buf()),
+        })
+    }
+
+    /// A private in-memory database, for tests.
+    pub fn open_in_memory() -> Result<Store> {
+        let mut writer = Connection::open_in_memory()?;
+        configure(&writer)?;
+        migrations::migrate(&mut writer).map_err(|e| EngineError::internal(e.to_string()))?;
+        Ok(Store {
+            writer: Mutex::new(writer),
+            readers: Vec::new(),
+            path: None,
+        })
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Run `f` in one write transaction; it commits only if `f` succeeds.
+    pub fn write<T>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
+        let mut conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    /// Run `f` on a reader connection (the writer for in-memory stores).
+    pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        if self.readers.is_empty() {
+            let conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+            return f(&conn);
+        }
+        // Take the first free reader; if all are busy, wait on one chosen by thread.
+        for reader in &self.readers {
+            if let Ok(conn) = reader.try_lock() {
+                return f(&conn);
+            }
+        }
+        let index = thread_index() % self.readers.len();
+        let conn = self.readers[index]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        f(&conn)
+    }
+
+    /// `PRAGMA integrity_check` == "ok".
+    pub fn integrity_check(&self) -> Result<bool> {
+        let conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let result: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+        Ok(result == "ok")
+    }
+}
+
+fn configure(conn: &Connection) -> Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // WAL is a property of the file; setting it on a read-only connection is a no-op error we ignore.
+    let _ = conn.pragma_update(None, "journal_mode", "WAL");
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(())
+}
+
+fn thread_index() -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    std::thread::current().id().hash(&mut h);
+    h.finish() as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_apply_once_and_refuse_newer_databases() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kairos.db");
+        drop(Store::open(&path).unwrap());
+        // Opening again migrates nothing and works.
+        let store = Store::open(&path).unwrap();
+        assert!(store.integrity_check().unwrap());
+        let version: i64 = store
+            .read(|c| Ok(c.query_row("PRAGMA user_version", [], |r| r.get(0))?))
+            .unwrap();
+        assert_eq!(version, migrations::MIGRATIONS.len() as i64);
+        store
+            .write(|tx| Ok(tx.pragma_update(None, "user_version", 99)?))
+            .unwrap();
+        drop(store);
+        let err = Store::open(&path).unwrap_err();
+        assert!(
+            err.message.contains("newer version of Kairos"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn a_failed_migration_leaves_nothing_applied() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        let tx = conn.transaction().unwrap();
+        tx.execute_batch(migrations::MIGRATIONS[0]).unwrap();
+        // Running the same DDL twice fails (tables exist) and must roll back as a whole.
+        let second = tx.execute_batch(migrations::MIGRATIONS[0]);
+        assert!(second.is_err());
+        drop(tx);
+        let tables: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 0);
+    }
+}
