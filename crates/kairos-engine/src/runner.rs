@@ -74,7 +74,7 @@ impl Engine {
         ));
         let running: Arc<Mutex<HashSet<i64>>> = Arc::default();
         let mut in_flight = JoinSet::new();
-        let mut last_retention = i64::MIN;
+        let mut last_retention: Option<i64> = None;
         while !*stop.borrow() {
             let now = self.inner.clock.now();
             let now_ms = to_ms(now);
@@ -110,8 +110,8 @@ impl Engine {
                     }
                     Err(e) => tracing::error!(error = %e, "cannot claim due attempts"),
                 }
-                if now_ms - last_retention > 3_600_000 {
-                    last_retention = now_ms;
+                if last_retention.is_none_or(|last| now_ms - last > 3_600_000) {
+                    last_retention = Some(now_ms);
                     if let Err(e) = self.remove_finished_jobs(now_ms) {
                         tracing::error!(error = %e, "retention failed");
                     }

@@ -1,0 +1,488 @@
+//! The runner end to end inside one process: a real SQLite file, a real HTTP target on loopback,
+//! and a manual clock, so the tests move time instead of sleeping.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::any;
+use axum::Router;
+use chrono::{DateTime, TimeDelta, Utc};
+use kairos_core::iso8601::parse_datetime;
+use kairos_core::model::{JobDefinition, JobExecutionStatus, JobState};
+use kairos_engine::{CollectionKey, Database, Engine, EngineConfig, JobKey, ManualClock};
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// What the target saw.
+#[derive(Debug, Clone)]
+struct Hit {
+    path: String,
+    headers: HeaderMap,
+    body: String,
+}
+
+#[derive(Clone, Default)]
+struct Target {
+    hits: Arc<Mutex<Vec<Hit>>>,
+    /// Status to answer per path (default 200).
+    statuses: Arc<Mutex<std::collections::HashMap<String, u16>>>,
+}
+
+impl Target {
+    async fn start() -> (Target, String) {
+        let target = Target::default();
+        let app = Router::new()
+            .route("/*path", any(record))
+            .with_state(target.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        (target, base)
+    }
+
+    fn answer(&self, path: &str, status: u16) {
+        self.statuses
+            .lock()
+            .unwrap()
+            .insert(path.to_string(), status);
+    }
+
+    fn hits(&self, path: &str) -> Vec<Hit> {
+        self.hits
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|h| h.path == path)
+            .cloned()
+            .collect()
+    }
+}
+
+async fn record(
+    State(t): State<Target>,
+    Path(path): Path<String>,
+    headers: HeaderMap,
+    body: String,
+) -> StatusCode {
+    let path = format!("/{path}");
+    let status = t
+        .statuses
+        .lock()
+        .unwrap()
+        .get(&path)
+        .copied()
+        .unwrap_or(200);
+    t.hits.lock().unwrap().push(Hit {
+        path,
+        headers,
+        body,
+    });
+    StatusCode::from_u16(status).unwrap()
+}
+
+fn at(text: &str) -> DateTime<Utc> {
+    parse_datetime(text).unwrap()
+}
+
+struct Setup {
+    engine: Engine,
+    clock: ManualClock,
+    collection: CollectionKey,
+    _dir: tempfile::TempDir,
+}
+
+fn setup(start: &str) -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::new(at(start));
+    let mut config = EngineConfig::new(Database::File(dir.path().join("kairos.db")));
+    config.clock = Arc::new(clock.clone());
+    config.http_timeout = Duration::from_secs(5);
+    let engine = Engine::open(config).unwrap();
+    let collection = CollectionKey::new("sub", "rg", "jc1");
+    engine
+        .put_collection(
+            &collection,
+            json!({"location": "West US", "properties": {"sku": {"name": "Standard"}}}),
+        )
+        .unwrap();
+    Setup {
+        engine,
+        clock,
+        collection,
+        _dir: dir,
+    }
+}
+
+/// Wait (real time, bounded) until `condition` holds: the runner works on other tasks.
+async fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !condition() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for: {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+fn job(engine: &Engine, key: &JobKey) -> JobDefinition {
+    engine.get_job(key).unwrap()
+}
+
+fn history(engine: &Engine, key: &JobKey) -> Vec<(String, String, i64, i64)> {
+    engine
+        .list_job_history(key, None, 0, 100)
+        .unwrap()
+        .items
+        .iter()
+        .map(|h| {
+            let p = &h.properties;
+            (
+                p.action_name.unwrap().to_string(),
+                p.status.unwrap().to_string(),
+                p.retry_count.unwrap(),
+                p.repeat_count.unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_one_time_job_runs_once_with_the_scheduler_headers_and_completes() {
+    let (target, base) = Target::start().await;
+    let s = setup("2030-01-01T08:00:00Z");
+    let key = s.collection.job("ping");
+    s.engine
+        .put_job(
+            &key,
+            json!({"properties": {"startTime": "2030-01-01T08:00:10Z", "action": {"type": "Http", "request": {
+                "uri": format!("{base}/ping"), "method": "POST", "body": "hello", "headers": {"X-Custom": "1"},
+                "authentication": {"type": "Basic", "username": "u", "password": "p"}}}}}),
+        )
+        .unwrap();
+    let runner = s.engine.start_runner();
+    let status = job(&s.engine, &key).properties.status.unwrap();
+    assert_eq!(status.next_execution_time, Some(at("2030-01-01T08:00:10Z")));
+    assert!(target.hits("/ping").is_empty(), "not before its time");
+
+    s.clock.set(at("2030-01-01T08:00:10Z"));
+    eventually("the job completes", || {
+        job(&s.engine, &key).properties.state == Some(JobState::Completed)
+    })
+    .await;
+    let hits = target.hits("/ping");
+    assert_eq!(hits.len(), 1);
+    let h = &hits[0];
+    assert_eq!(h.body, "hello");
+    assert_eq!(h.headers["x-custom"], "1");
+    assert_eq!(h.headers["x-ms-scheduler-jobid"], "ping");
+    assert_eq!(h.headers["x-ms-scheduler-jobcollectionid"], "jc1");
+    assert_eq!(
+        h.headers["x-ms-scheduler-expected-execution-time"],
+        "2030-01-01T08:00:10Z"
+    );
+    assert_eq!(h.headers["x-ms-execution-tag"].len(), 32);
+    assert_eq!(h.headers["authorization"], "Basic dTpw");
+    let done = job(&s.engine, &key).properties.status.unwrap();
+    assert_eq!(
+        (done.execution_count, done.failure_count, done.faulted_count),
+        (1, 0, 0)
+    );
+    assert_eq!(done.next_execution_time, None);
+    assert_eq!(
+        history(&s.engine, &key),
+        vec![("MainAction".into(), "Completed".into(), 0, 1)]
+    );
+    runner.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recurring_job_fires_each_occurrence_and_ends_after_count() {
+    let (target, base) = Target::start().await;
+    let s = setup("2030-01-01T00:00:00Z");
+    let key = s.collection.job("hourly");
+    s.engine
+        .put_job(
+            &key,
+            json!({"properties": {"startTime": "2030-01-01T01:00:00Z", "recurrence": {"frequency": "Hour", "interval": 1, "count": 3},
+                "action": {"type": "Http", "request": {"uri": format!("{base}/tick"), "method": "GET"}}}}),
+        )
+        .unwrap();
+    let runner = s.engine.start_runner();
+    let mut tags = Vec::new();
+    for (n, t) in [
+        "2030-01-01T01:00:00Z",
+        "2030-01-01T02:00:00Z",
+        "2030-01-01T03:00:00Z",
+    ]
+    .iter()
+    .enumerate()
+    {
+        s.clock.set(at(t));
+        eventually("the occurrence runs", || {
+            target.hits("/tick").len() == n + 1
+        })
+        .await;
+        let hit = &target.hits("/tick")[n];
+        assert_eq!(hit.headers["x-ms-scheduler-expected-execution-time"], *t);
+        tags.push(
+            hit.headers["x-ms-execution-tag"]
+                .to_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    eventually("the job completes after count", || {
+        job(&s.engine, &key).properties.state == Some(JobState::Completed)
+    })
+    .await;
+    tags.dedup();
+    assert_eq!(tags.len(), 3, "one occurrence id per occurrence");
+    s.clock.set(at("2030-01-01T10:00:00Z"));
+    tokio::task::yield_now().await;
+    assert_eq!(
+        target.hits("/tick").len(),
+        3,
+        "nothing after the last occurrence"
+    );
+    let reps: Vec<i64> = history(&s.engine, &key).iter().map(|h| h.3).collect();
+    assert_eq!(
+        reps,
+        vec![3, 2, 1],
+        "newest first, repeatCount per occurrence"
+    );
+    runner.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failures_retry_then_fall_back_to_the_error_action() {
+    let (target, base) = Target::start().await;
+    target.answer("/main", 503);
+    let s = setup("2030-01-01T08:00:00Z");
+    let key = s.collection.job("flaky");
+    s.engine
+        .put_job(
+            &key,
+            json!({"properties": {"startTime": "2030-01-01T08:00:00Z", "action": {
+                "type": "Http", "request": {"uri": format!("{base}/main"), "method": "POST"},
+                "retryPolicy": {"retryType": "Fixed", "retryInterval": "PT1M", "retryCount": 2},
+                "errorAction": {"type": "Http", "request": {"uri": format!("{base}/fallback"), "method": "POST"}}}}}),
+        )
+        .unwrap();
+    let runner = s.engine.start_runner();
+    eventually("first attempt", || target.hits("/main").len() == 1).await;
+    // The retry is due a minute after the failure, not before.
+    eventually("retry scheduled", || {
+        job(&s.engine, &key)
+            .properties
+            .status
+            .and_then(|st| st.next_execution_time)
+            == Some(at("2030-01-01T08:01:00Z"))
+    })
+    .await;
+    s.clock.set(at("2030-01-01T08:00:59Z"));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(
+        target.hits("/main").len(),
+        1,
+        "no retry before its interval"
+    );
+    s.clock.set(at("2030-01-01T08:01:00Z"));
+    eventually("second attempt", || target.hits("/main").len() == 2).await;
+    s.clock.set(at("2030-01-01T08:02:00Z"));
+    eventually("third attempt and the error action", || {
+        target.hits("/fallback").len() == 1
+    })
+    .await;
+    eventually("the job is faulted", || {
+        job(&s.engine, &key).properties.state == Some(JobState::Faulted)
+    })
+    .await;
+    let attempts = target.hits("/main");
+    assert_eq!(attempts.len(), 3);
+    let tag = &attempts[0].headers["x-ms-execution-tag"];
+    assert!(
+        attempts
+            .iter()
+            .all(|a| &a.headers["x-ms-execution-tag"] == tag),
+        "one occurrence id across retries"
+    );
+    let request_ids: std::collections::HashSet<_> = attempts
+        .iter()
+        .map(|a| a.headers["x-ms-client-request-id"].clone())
+        .collect();
+    assert_eq!(request_ids.len(), 3, "one client request id per attempt");
+    assert_eq!(
+        history(&s.engine, &key),
+        vec![
+            ("ErrorAction".into(), "Completed".into(), 0, 1),
+            ("MainAction".into(), "Failed".into(), 2, 1),
+            ("MainAction".into(), "Failed".into(), 1, 1),
+            ("MainAction".into(), "Failed".into(), 0, 1),
+        ]
+    );
+    let status = job(&s.engine, &key).properties.status.unwrap();
+    assert_eq!(
+        (
+            status.execution_count,
+            status.failure_count,
+            status.faulted_count
+        ),
+        (3, 3, 1)
+    );
+    let failed = s
+        .engine
+        .list_job_history(&key, Some(JobExecutionStatus::Failed), 0, 10)
+        .unwrap();
+    assert_eq!(failed.items.len(), 3);
+    let message = failed.items[0].properties.message.clone().unwrap();
+    assert!(message.contains("Service Unavailable"), "{message}");
+    runner.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disabling_stops_runs_and_run_now_runs_at_once() {
+    let (target, base) = Target::start().await;
+    let s = setup("2030-01-01T00:00:00Z");
+    let key = s.collection.job("daily");
+    s.engine
+        .put_job(
+            &key,
+            json!({"properties": {"startTime": "2030-01-02T00:00:00Z", "recurrence": {"frequency": "Day"},
+                "action": {"type": "Http", "request": {"uri": format!("{base}/daily"), "method": "GET"}}}}),
+        )
+        .unwrap();
+    let runner = s.engine.start_runner();
+    s.engine
+        .set_collection_enabled(&s.collection, false)
+        .unwrap();
+    assert_eq!(
+        job(&s.engine, &key).properties.state,
+        Some(JobState::Disabled)
+    );
+    assert!(
+        job(&s.engine, &key).properties.status.is_none(),
+        "a disabled job that never ran has no status"
+    );
+    s.clock.set(at("2030-01-02T00:00:00Z"));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(target.hits("/daily").is_empty(), "disabled jobs do not run");
+    s.engine.run_job(&key).unwrap();
+    eventually("run now", || target.hits("/daily").len() == 1).await;
+    s.clock.set(at("2030-01-02T06:00:00Z"));
+    s.engine
+        .patch_job(&key, json!({"properties": {"state": "Enabled"}}))
+        .unwrap();
+    let next = job(&s.engine, &key)
+        .properties
+        .status
+        .unwrap()
+        .next_execution_time;
+    assert_eq!(
+        next,
+        Some(at("2030-01-03T00:00:00Z")),
+        "re-enabled: the next future occurrence, missed ones skipped"
+    );
+    runner.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_engines_on_one_database_never_both_fire() {
+    let (target, base) = Target::start().await;
+    let s = setup("2030-01-01T00:00:00Z");
+    let mut config = EngineConfig::new(Database::File(
+        s.engine.store().path().unwrap().to_path_buf(),
+    ));
+    config.clock = Arc::new(s.clock.clone());
+    let second = Engine::open(config).unwrap();
+    let first_runner = s.engine.start_runner();
+    // Let the first runner take the lease before the second one starts.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let second_runner = second.start_runner();
+    for i in 0..20 {
+        let key = s.collection.job(format!("j{i}"));
+        s.engine
+            .put_job(
+                &key,
+                json!({"properties": {"startTime": "2030-01-01T00:00:05Z",
+                    "action": {"type": "Http", "request": {"uri": format!("{base}/once"), "method": "GET"}}}}),
+            )
+            .unwrap();
+    }
+    s.clock.set(at("2030-01-01T00:00:05Z"));
+    eventually("all 20 ran", || target.hits("/once").len() >= 20).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        target.hits("/once").len(),
+        20,
+        "each job fired exactly once"
+    );
+    first_runner.shutdown().await;
+    second_runner.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quotas_give_conflicts() {
+    let s = setup("2030-01-01T00:00:00Z");
+    let small = CollectionKey::new("sub", "rg", "small");
+    s.engine
+        .put_collection(
+            &small,
+            json!({"location": "West US", "properties": {"sku": {"name": "Standard"},
+                "quota": {"maxJobCount": 1, "maxRecurrence": {"frequency": "Hour", "interval": 1}}}}),
+        )
+        .unwrap();
+    let http = json!({"type": "Http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"}});
+    let ok = s.engine.put_job(
+        &small.job("a"),
+        json!({"properties": {"action": http, "recurrence": {"frequency": "Hour"}}}),
+    );
+    assert!(ok.unwrap().created);
+    let too_many = s
+        .engine
+        .put_job(&small.job("b"), json!({"properties": {"action": http}}))
+        .unwrap_err();
+    assert_eq!(too_many.status(), 409, "{}", too_many.message);
+    let too_often = s
+        .engine
+        .put_job(&small.job("a"), json!({"properties": {"action": http, "recurrence": {"frequency": "Minute", "interval": 30}}}))
+        .unwrap_err();
+    assert_eq!(too_often.status(), 409, "{}", too_often.message);
+    let expanded = s
+        .engine
+        .put_job(
+            &small.job("a"),
+            json!({"properties": {"action": http, "recurrence": {"frequency": "Day", "schedule": {"minutes": [0, 30]}}}}),
+        )
+        .unwrap_err();
+    assert_eq!(
+        expanded.status(),
+        409,
+        "a schedule that expands to every 30 minutes: {}",
+        expanded.message
+    );
+    let free = CollectionKey::new("sub", "rg", "free");
+    s.engine
+        .put_collection(
+            &free,
+            json!({"location": "West US", "properties": {"sku": {"name": "Free"}}}),
+        )
+        .unwrap();
+    let second_free = s
+        .engine
+        .put_collection(
+            &CollectionKey::new("sub", "rg2", "free2"),
+            json!({"properties": {"sku": {"name": "Free"}}}),
+        )
+        .unwrap_err();
+    assert_eq!(second_free.status(), 409);
+    let with_auth = s
+        .engine
+        .put_job(
+            &free.job("auth"),
+            json!({"properties": {"action": {"type": "Http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET",
+                "authentication": {"type": "Basic", "username": "u", "password": "p"}}}}}),
+        )
+        .unwrap_err();
+    assert_eq!(with_auth.status(), 409);
+}
