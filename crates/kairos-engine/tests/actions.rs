@@ -393,10 +393,14 @@ async fn redirects_are_followed_and_credentials_do_not_cross_to_another_host() {
 
 #[tokio::test]
 async fn connections_are_reused_between_attempts() {
+    // The server answers with the client's port. hyper puts a connection back into the pool
+    // from a task of its own, so one attempt may occasionally race it and open a new
+    // connection; a client built per attempt would use a new port every time.
     let server = Server::start().await;
     let executor = executor();
-    let mut ports = Vec::new();
-    for _ in 0..5 {
+    let mut ports = std::collections::HashSet::new();
+    let attempts = 10;
+    for _ in 0..attempts {
         let outcome = check(
             &executor,
             ActionKind::Http(http(&server.url("/peer"))),
@@ -404,12 +408,9 @@ async fn connections_are_reused_between_attempts() {
             &["'OK'"],
         )
         .await;
-        ports.push(outcome.message.split(" Body: ").nth(1).unwrap().to_string());
+        ports.insert(outcome.message.split(" Body: ").nth(1).unwrap().to_string());
     }
-    assert!(
-        ports.windows(2).all(|w| w[0] == w[1]),
-        "client ports {ports:?}"
-    );
+    assert!(ports.len() <= attempts / 2, "client ports {ports:?}");
 }
 
 // ---------------------------------------------------------------------------------------------

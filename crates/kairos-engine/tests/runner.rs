@@ -5,11 +5,11 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::any;
 use axum::Router;
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Utc};
 use kairos_core::iso8601::parse_datetime;
 use kairos_core::model::{JobDefinition, JobExecutionStatus, JobState};
 use kairos_engine::{CollectionKey, Database, Engine, EngineConfig, JobKey, ManualClock};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -304,7 +304,7 @@ async fn failures_retry_then_fall_back_to_the_error_action() {
     assert!(
         attempts
             .iter()
-            .all(|a| &a.headers["x-ms-execution-tag"] == tag),
+            .all(|a| a.headers["x-ms-execution-tag"] == tag),
         "one occurrence id across retries"
     );
     let request_ids: std::collections::HashSet<_> = attempts
