@@ -1,1 +1,86 @@
+//! The Azure Scheduler REST API (ARM form, api-version 2016-03-01) over the Kairos engine.
+//!
+//! `router(engine, token)` serves the fifteen operations of spec §2 for any subscription id and
+//! resource group, which only namespace the collections. It is what `kairos serve` and the
+//! desktop app put on loopback, so scripts and the Azure SDKs written for the retired service
+//! work against Kairos unchanged.
+//!
+//! Why the shape of this crate:
+//!
+//! - **One dispatcher instead of axum routes.** ARM paths are case-insensitive in their fixed
+//!   segments (`resourceGroups`, `providers/Microsoft.Scheduler`, `jobCollections`, `jobs`), and
+//!   every response — unknown paths and wrong methods included — must carry `x-ms-request-id` and
+//!   an ARM error body. A small hand-written matcher (`route.rs`) does both in one place, and
+//!   costs less per request than a router.
+//! - **Engine calls run on the blocking pool** (`tokio::task::spawn_blocking`). They are SQLite
+//!   transactions: usually quick, but a read can wait for a reader connection and a write for the
+//!   writer lock and SQLite's busy timeout (up to 5 s). On the async workers that wait would stall
+//!   every other request and the runner; on the blocking pool it stalls only itself.
+//!   The hand-off costs a few microseconds; `examples/load.rs` measures the whole path.
+//! - **Checks in a fixed order**: authentication (401), path (404), method (405), api-version
+//!   and query (400), body (413, 400), then the engine (its own status and ARM error).
+//!   A client without the token learns nothing about which paths exist.
+//!
+//! Every choice where Azure's behaviour is unknown is written down in docs/semantics.md,
+//! section "REST API".
 
+mod auth;
+mod body;
+mod error;
+mod handlers;
+mod query;
+mod route;
+
+use axum::Router;
+use kairos_engine::Engine;
+use std::future::Future;
+use std::sync::Arc;
+
+/// The api-version the API implements and writes.
+pub const API_VERSION: &str = "2016-03-01";
+
+/// Every api-version accepted. The older two describe the same paths and definitions (spec §2);
+/// responses are always in the 2016-03-01 form.
+pub const ACCEPTED_API_VERSIONS: &[&str] = &[API_VERSION, "2016-01-01", "2014-08-01-preview"];
+
+/// Largest request body accepted, in bytes. A job definition is at most 16 KiB of compact JSON
+/// (spec §11); this leaves room for indentation and the ARM envelope.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// Page size of job and history lists when `$top` is not given: the largest `$top` allowed.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// Largest `$top` (spec §2: 1..100).
+pub const MAX_PAGE_SIZE: usize = 100;
+
+/// What every request handler shares.
+#[derive(Debug)]
+pub(crate) struct Api {
+    pub engine: Engine,
+    pub token: auth::Token,
+}
+
+/// The REST API over `engine`, for clients that send `Authorization: Bearer {token}`.
+///
+/// An empty `token` authenticates nobody: every request gets 401.
+pub fn router(engine: Engine, token: String) -> Router {
+    let api = Arc::new(Api {
+        engine,
+        token: auth::Token::new(token),
+    });
+    Router::new().fallback(handlers::handle).with_state(api)
+}
+
+/// Serve `router` on `listener` until `shutdown` resolves, then finish the requests in flight.
+///
+/// Keeps axum out of the binaries: they only hand over a listener.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown)
+        .tcp_nodelay(true)
+        .await
+}

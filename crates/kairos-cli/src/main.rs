@@ -4,6 +4,7 @@
 //! `{"error": {"code", "message", ...}}` on stderr, usage mistakes included.
 
 mod commands;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -25,6 +26,8 @@ enum Command {
     Preview(commands::PreviewArgs),
     /// Check a job definition and print it in canonical form (secrets removed).
     Validate(commands::ValidateArgs),
+    /// Run the scheduler and the Azure Scheduler REST API until SIGINT or SIGTERM.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Preview(args) => commands::preview(&args),
         Command::Validate(args) => commands::validate(&args),
+        Command::Serve(args) => return serve::serve(&args),
     };
     match result {
         Ok(output) => {

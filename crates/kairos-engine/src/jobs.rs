@@ -138,6 +138,7 @@ impl Engine {
             }
             check_quota(tx, collection_id, &collection, existing.is_none(), &key.name, &valid)?;
             let state = props.state.unwrap_or(JobState::Enabled);
+            normalize_methods(&mut properties);
             let json = properties.to_string();
             let schedule_changed = existing.as_ref().is_none_or(|row| schedule_of(&row.properties) != schedule_of(&json));
             let (anchor, runs) = match &existing {
@@ -308,6 +309,23 @@ impl Engine {
         })?;
         self.inner.plans.forget(job_id);
         Ok(())
+    }
+}
+
+/// HTTP methods are stored upper-case (`post` becomes `POST`), in the action and error action.
+fn normalize_methods(properties: &mut Value) {
+    let Some(action) = properties.get_mut("action") else {
+        return;
+    };
+    upper_method(action);
+    if let Some(error_action) = action.get_mut("errorAction") {
+        upper_method(error_action);
+    }
+}
+
+fn upper_method(action: &mut Value) {
+    if let Some(Value::String(m)) = action.pointer_mut("/request/method") {
+        *m = m.trim().to_ascii_uppercase();
     }
 }
 

@@ -30,7 +30,7 @@ const PROMOTE_BATCH: i64 = 1_000;
 const HISTORY_KEEP: i64 = 1_000;
 const RETENTION_MS: i64 = 60 * 24 * 3600 * 1000;
 /// How long a clean shutdown waits for attempts in flight.
-const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// A running runner; `shutdown` stops it cleanly.
 #[derive(Debug)]

@@ -1,0 +1,54 @@
+//! Request bodies of PUT and PATCH: at most `MAX_BODY_BYTES`, UTF-8, one JSON value.
+//!
+//! JSON is read as `kairos preview` reads it (`//` comments and trailing commas tolerated, so
+//! the examples of the Azure docs paste as they are); a syntax error names its line and column.
+//! The Content-Type is not checked: the swagger allows `application/json` and `text/json`, and
+//! curl users often send neither.
+
+use crate::error::ApiError;
+use crate::MAX_BODY_BYTES;
+use axum::body::Body;
+use axum::http::{header, HeaderMap};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use serde_json::Value;
+
+pub(crate) async fn read_json(headers: &HeaderMap, body: Body) -> Result<Value, ApiError> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+        return Err(ApiError::too_large(MAX_BODY_BYTES));
+    }
+    let bytes = match Limited::new(body, MAX_BODY_BYTES).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
+            return Err(ApiError::too_large(MAX_BODY_BYTES))
+        }
+        Err(e) => {
+            return Err(ApiError::bad_request(
+                "",
+                format!("the request body could not be read: {e}"),
+            ))
+        }
+    };
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        ApiError::bad_request(
+            "",
+            format!(
+                "the request body is not UTF-8 (invalid byte at offset {})",
+                e.valid_up_to()
+            ),
+        )
+    })?;
+    if text.trim().is_empty() {
+        return Err(ApiError::bad_request(
+            "",
+            "the request body is empty; this operation takes a JSON object",
+        ));
+    }
+    kairos_core::document::parse_lenient_json(text).map_err(|e| {
+        let message = &e.first().message;
+        ApiError::bad_request("", message.replacen("the input", "the request body", 1))
+    })
+}

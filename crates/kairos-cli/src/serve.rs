@@ -1,0 +1,389 @@
+//! `kairos serve`: the scheduler and the REST API in one process, until SIGINT or SIGTERM.
+//!
+//! Contract (DESIGN.md): once ready, exactly one line `listening on http://ADDR` on stdout; logs
+//! on stderr (`RUST_LOG`, default `info`), never with the token or any secret. Bad arguments, an
+//! address that cannot be bound and an unusable data directory exit with code 2 and the ARM
+//! error body on stderr, like the other commands; a database that cannot be opened exits with 1.
+//!
+//! The signal handlers are installed before the line is printed, so a client that stops the
+//! server right after reading it gets a clean exit (code 0), never the default signal death.
+
+use crate::commands::report;
+use clap::Args;
+use kairos_core::FieldError;
+use kairos_engine::{Database, Engine, EngineConfig};
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The default address: loopback, on a fixed port so scripts can rely on it.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:7010";
+/// How long requests in flight may take to finish once a stop signal came.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
+const TOKEN_FILE: &str = "api-token";
+const DATABASE_FILE: &str = "kairos.db";
+const EXIT_FAILURE: u8 = 1;
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on, IP:PORT (localhost:PORT works too); port 0 picks a free port.
+    #[arg(long, default_value = DEFAULT_LISTEN)]
+    listen: String,
+    /// Directory of the database (kairos.db) and the api-token file;
+    /// default: the platform data directory (~/.local/share/kairos on Linux).
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+}
+
+pub fn serve(args: &ServeArgs) -> ExitCode {
+    let addr = match parse_listen(&args.listen) {
+        Ok(addr) => addr,
+        Err(message) => return report(&FieldError::bad_request("--listen", message).into()),
+    };
+    let dir = match data_dir(args.data_dir.as_deref()) {
+        Ok(dir) => dir,
+        Err(message) => return report(&FieldError::bad_request("--data-dir", message).into()),
+    };
+    init_logging();
+    let token = match api_token(&dir) {
+        Ok(token) => token,
+        Err(message) => return report(&FieldError::bad_request("--data-dir", message).into()),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            return fail(
+                "InternalError",
+                &format!("cannot start the async runtime: {e}"),
+            )
+        }
+    };
+    let code = runtime.block_on(run(addr, dir, token));
+    // Engine calls still on the blocking pool get a moment; the database stays consistent
+    // either way (every change is one transaction).
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    code
+}
+
+async fn run(addr: SocketAddr, dir: PathBuf, token: String) -> ExitCode {
+    let mut signals = match Signals::install() {
+        Ok(signals) => signals,
+        Err(e) => {
+            return fail(
+                "InternalError",
+                &format!("cannot install signal handlers: {e}"),
+            )
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            return report(
+                &FieldError::bad_request("--listen", format!("cannot listen on {addr}: {e}"))
+                    .into(),
+            )
+        }
+    };
+    let local = match listener.local_addr() {
+        Ok(local) => local,
+        Err(e) => {
+            return fail(
+                "InternalError",
+                &format!("cannot read the bound address: {e}"),
+            )
+        }
+    };
+    let database = dir.join(DATABASE_FILE);
+    // Created owner-only before SQLite opens it: its -wal and -shm files take the same mode, and
+    // the database holds the jobs' secrets.
+    if let Err(e) = create_private(&database) {
+        return report(
+            &FieldError::bad_request(
+                "--data-dir",
+                format!("cannot create {}: {e}", database.display()),
+            )
+            .into(),
+        );
+    }
+    let engine = match Engine::open(EngineConfig::new(Database::File(database.clone()))) {
+        Ok(engine) => engine,
+        Err(e) => {
+            eprintln!("{}", e.to_arm_error());
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    tracing::info!(database = %database.display(), "database open");
+    if !local.ip().is_loopback() {
+        tracing::warn!(%local, "listening on a non-loopback address: the API is reachable from the network over plain HTTP");
+    }
+
+    let runner = engine.start_runner();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let router = kairos_api::router(engine, token);
+    let mut server = tokio::spawn(kairos_api::serve(listener, router, async {
+        let _ = stopped.await;
+    }));
+
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "listening on http://{local}");
+    let _ = stdout.flush();
+    drop(stdout);
+    tracing::info!(%local, "ready");
+
+    let mut code = ExitCode::SUCCESS;
+    tokio::select! {
+        name = signals.next() => tracing::info!(signal = name, "stopping"),
+        result = &mut server => {
+            tracing::error!(?result, "the HTTP server stopped on its own");
+            code = ExitCode::from(EXIT_FAILURE);
+        }
+    }
+    let _ = stop.send(());
+    let stopping = async {
+        if tokio::time::timeout(DRAIN_TIMEOUT, &mut server)
+            .await
+            .is_err()
+        {
+            tracing::warn!("requests still running after {DRAIN_TIMEOUT:?}; closing anyway");
+            server.abort();
+        }
+        runner.shutdown().await;
+    };
+    tokio::select! {
+        _ = stopping => {}
+        name = signals.next() => {
+            tracing::warn!(signal = name, "second signal: exiting without waiting");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    }
+    tracing::info!("stopped");
+    code
+}
+
+/// `IP:PORT`, or `localhost:PORT` for 127.0.0.1.
+fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+    let text = text.trim();
+    let parsed = match text.strip_prefix("localhost:") {
+        Some(port) => port
+            .parse::<u16>()
+            .ok()
+            .map(|p| SocketAddr::from(([127, 0, 0, 1], p))),
+        None => text.parse::<SocketAddr>().ok(),
+    };
+    parsed.ok_or_else(|| {
+        format!("'{text}' is not an address; use IP:PORT such as {DEFAULT_LISTEN} (port 0 picks a free port)")
+    })
+}
+
+/// The data directory, created if needed (mode 0700: the database holds the jobs' secrets).
+fn data_dir(given: Option<&Path>) -> Result<PathBuf, String> {
+    let dir = match given {
+        Some(dir) => dir.to_path_buf(),
+        None => dirs::data_dir()
+            .map(|d| d.join("kairos"))
+            .ok_or("this platform has no data directory; pass --data-dir")?,
+    };
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder
+        .create(&dir)
+        .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+/// `KAIROS_API_TOKEN` when set (and not blank), else the token kept in `DIR/api-token`, created
+/// on first start. Neither is ever logged.
+fn api_token(dir: &Path) -> Result<String, String> {
+    if let Ok(token) = std::env::var("KAIROS_API_TOKEN") {
+        if !token.trim().is_empty() {
+            tracing::info!("API token from KAIROS_API_TOKEN");
+            return Ok(token.trim().to_string());
+        }
+        tracing::warn!("KAIROS_API_TOKEN is set but blank; using the api-token file");
+    }
+    token_from_file(dir)
+}
+
+fn token_from_file(dir: &Path) -> Result<String, String> {
+    let path = dir.join(TOKEN_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) if !text.trim().is_empty() => {
+            restrict(&path)?;
+            tracing::info!(file = %path.display(), "API token from file");
+            Ok(text.trim().to_string())
+        }
+        Ok(_) => write_new_token(dir, &path, true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => write_new_token(dir, &path, false),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// A new random token (64 hex digits: two UUIDv4s, 244 random bits from the OS), written with
+/// mode 0600 to a temporary file and then linked into place, so a concurrent start never reads a
+/// half-written file: when two processes race, the first link wins and both use its token.
+/// `replace` overwrites a blank token file.
+fn write_new_token(dir: &Path, path: &Path, replace: bool) -> Result<String, String> {
+    let token = format!(
+        "{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    );
+    let temporary = dir.join(format!(".{TOKEN_FILE}.{}", uuid::Uuid::new_v4().simple()));
+    let placed = write_private(&temporary, &format!("{token}\n")).and_then(|()| {
+        if replace {
+            std::fs::rename(&temporary, path)
+        } else {
+            std::fs::hard_link(&temporary, path)
+        }
+    });
+    let _ = std::fs::remove_file(&temporary);
+    match placed {
+        Ok(()) => {
+            tracing::info!(file = %path.display(), "API token generated");
+            Ok(token)
+        }
+        // Another process created the file first: use its token.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && !replace => token_from_file(dir),
+        Err(e) => Err(format!("cannot write {}: {e}", path.display())),
+    }
+}
+
+/// Create `path` (which must not exist) readable by its owner only, with `text`.
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()
+}
+
+/// Create an empty file readable by its owner only, unless it exists.
+fn create_private(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path).map(drop)
+}
+
+/// Make sure only the owner can read the token file.
+fn restrict(path: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            .permissions()
+            .mode();
+        if mode & 0o077 != 0 {
+            tracing::warn!(file = %path.display(), "the token file was readable by others; setting mode 0600");
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+                .map_err(|e| format!("cannot restrict {}: {e}", path.display()))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+fn init_logging() {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_env_filter(filter)
+        .try_init();
+}
+
+/// A failure that is not the caller's input: the ARM error body on stderr, exit code 1.
+fn fail(code: &str, message: &str) -> ExitCode {
+    eprintln!(
+        "{}",
+        serde_json::json!({"error": {"code": code, "message": message}})
+    );
+    ExitCode::from(EXIT_FAILURE)
+}
+
+/// SIGINT and SIGTERM (Ctrl-C elsewhere), installed once.
+struct Signals {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn install() -> std::io::Result<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            Ok(Signals {
+                interrupt: signal(SignalKind::interrupt())?,
+                terminate: signal(SignalKind::terminate())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(Signals {})
+    }
+
+    /// The name of the next signal.
+    async fn next(&mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.interrupt.recv() => "SIGINT",
+                _ = self.terminate.recv() => "SIGTERM",
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "Ctrl-C"
+        }
+    }
+}
+
+impl std::fmt::Debug for Signals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Signals")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_addresses() {
+        assert_eq!(
+            parse_listen("127.0.0.1:0"),
+            Ok(SocketAddr::from(([127, 0, 0, 1], 0)))
+        );
+        assert_eq!(
+            parse_listen("localhost:7010"),
+            Ok(SocketAddr::from(([127, 0, 0, 1], 7010)))
+        );
+        assert_eq!(parse_listen("[::1]:80").map(|a| a.port()), Ok(80));
+        for bad in [
+            "",
+            "7010",
+            "127.0.0.1",
+            "127.0.0.1:99999",
+            "example.com:80",
+            "localhost:x",
+        ] {
+            assert!(parse_listen(bad).is_err(), "{bad}");
+        }
+    }
+}
