@@ -7,8 +7,12 @@ cd "$(dirname "$0")/.."
 # One shared target dir outside the clone, so repeated runs (and CI) do not rebuild the world.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/kairos-target}"
 
+echo "== Rust tests"
 if cargo nextest --version >/dev/null 2>&1; then
   cargo nextest run --workspace --all-targets --no-fail-fast
 else
   cargo test --workspace --all-targets --no-fail-fast
 fi
+
+echo "== End-to-end: the Azure Python SDK against a real kairos serve"
+bash scripts/e2e.sh
