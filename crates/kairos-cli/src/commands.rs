@@ -52,8 +52,9 @@ pub fn preview(args: &PreviewArgs) -> Result<String, ValidationErrors> {
 
 pub fn validate(args: &ValidateArgs) -> Result<String, ValidationErrors> {
     let now = parse_now(args.now.as_deref())?;
-    let props = parse_job_document(&read_input(&args.file)?)?;
+    let mut props = parse_job_document(&read_input(&args.file)?)?;
     validate_job(&props, now)?;
+    kairos_core::validate::normalize(&mut props);
     // Echo the canonical form: secrets are write-only and never serialized.
     let canonical = serde_json::to_value(&props).unwrap_or(Value::Null);
     Ok(json!({ "valid": true, "properties": canonical }).to_string())

@@ -243,6 +243,16 @@ fn validate_contract() {
     );
 
     check(
+        "the canonical form has upper-case methods",
+        &["validate", "--now", "2030-01-01T00:00:00Z", "-"],
+        Some(
+            r#"{"action": {"type": "http", "request": {"uri": "http://127.0.0.1/", "method": "post"}}}"#,
+        ),
+        Expect::Stdout(
+            r#"{"valid": true, "properties": {"action": {"request": {"uri": "http://127.0.0.1/", "method": "POST"}, "type": "Http"}}}"#,
+        ),
+    );
+    check(
         "validate needs an action",
         &["validate", "--now", "2030-01-01T00:00:00Z", "-"],
         Some(r#"{"startTime": "2030-01-01T00:00:00Z"}"#),

@@ -146,21 +146,27 @@ impl Engine {
                 _ => (to_ms(now), 0),
             };
             let next_run = if state == JobState::Enabled { first_run(&json, anchor, runs, now)? } else { None };
+            // A schedule with no run left (an endTime already past) is over as soon as it is set.
+            let (state, finished_at) = if state == JobState::Enabled && next_run.is_none() && schedule_changed {
+                (JobState::Completed, Some(to_ms(now)))
+            } else {
+                (state, None)
+            };
             match existing {
                 Some(row) => {
                     tx.execute(
                         "UPDATE jobs SET properties = ?1, state = ?2, series_anchor = ?3, series_runs = ?4, next_run = ?5,
-                         version = version + 1 WHERE id = ?6",
-                        params![json, state.as_str(), anchor, runs, next_run, row.id],
+                         finished_at = ?6, version = version + 1 WHERE id = ?7",
+                        params![json, state.as_str(), anchor, runs, next_run, finished_at, row.id],
                     )?;
                     self.inner.plans.forget(row.id);
                     Ok(false)
                 }
                 None => {
                     tx.execute(
-                        "INSERT INTO jobs (collection_id, name, properties, state, series_anchor, series_runs, next_run)
-                         VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6)",
-                        params![collection_id, key.name, json, state.as_str(), anchor, next_run],
+                        "INSERT INTO jobs (collection_id, name, properties, state, series_anchor, series_runs, next_run, finished_at)
+                         VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)",
+                        params![collection_id, key.name, json, state.as_str(), anchor, next_run, finished_at],
                     )?;
                     Ok(true)
                 }

@@ -486,3 +486,28 @@ async fn quotas_give_conflicts() {
         .unwrap_err();
     assert_eq!(with_auth.status(), 409);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schedule_with_no_run_left_is_completed_at_once() {
+    let s = setup("2030-06-01T00:00:00Z");
+    let key = s.collection.job("expired");
+    let put = s
+        .engine
+        .put_job(
+            &key,
+            json!({"properties": {"recurrence": {"frequency": "Day", "endTime": "2030-01-01T00:00:00Z"},
+                "action": {"type": "Http", "request": {"uri": "http://127.0.0.1:9/", "method": "post"}}}}),
+        )
+        .unwrap();
+    assert_eq!(put.value.properties.state, Some(JobState::Completed));
+    assert_eq!(
+        put.value.properties.status.unwrap().next_execution_time,
+        None
+    );
+    let method = put.value.properties.action.unwrap().request.unwrap().method;
+    assert_eq!(
+        method.as_deref(),
+        Some("POST"),
+        "methods are stored upper-case"
+    );
+}

@@ -111,3 +111,23 @@ fn check_schedule(
 pub fn truncate_to_second(t: DateTime<Utc>) -> DateTime<Utc> {
     DateTime::from_timestamp(t.timestamp(), 0).unwrap_or(t)
 }
+
+/// The canonical form of what validation accepted: HTTP methods upper-case, in the action and
+/// the error action. (The engine applies the same rule to the JSON it stores.)
+pub fn normalize(props: &mut JobProperties) {
+    let Some(action) = props.action.as_mut() else {
+        return;
+    };
+    let error_request = action
+        .error_action
+        .as_mut()
+        .and_then(|e| e.request.as_mut());
+    for request in [action.request.as_mut(), error_request]
+        .into_iter()
+        .flatten()
+    {
+        if let Some(m) = request.method.as_mut() {
+            *m = m.trim().to_ascii_uppercase();
+        }
+    }
+}
