@@ -104,7 +104,7 @@ impl Engine {
         build: impl FnOnce(Option<&JobRow>) -> Result<Value>,
     ) -> Result<bool> {
         let now = self.inner.clock.now();
-        let created = self.inner.store.write(|tx| {
+        let (created, compiled) = self.inner.store.write(|tx| {
             let (collection_id, collection_json) =
                 load_collection(tx, &key.collection)?.ok_or_else(|| collection_not_found(&key.collection))?;
             let collection: JobCollectionDefinition = serde_json::from_str(&collection_json).unwrap_or_default();
@@ -160,7 +160,7 @@ impl Engine {
                         params![json, state.as_str(), anchor, runs, next_run, finished_at, row.id],
                     )?;
                     self.inner.plans.forget(row.id);
-                    Ok(false)
+                    Ok((false, (row.id, row.version + 1, anchor, valid)))
                 }
                 None => {
                     tx.execute(
@@ -168,10 +168,16 @@ impl Engine {
                          VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)",
                         params![collection_id, key.name, json, state.as_str(), anchor, next_run, finished_at],
                     )?;
-                    Ok(true)
+                    Ok((true, (tx.last_insert_rowid(), 0, anchor, valid)))
                 }
             }
         })?;
+        // The job was just validated: keep its compiled form for the runner (after the commit,
+        // so the cache never holds a version the database does not).
+        let (id, version, anchor, valid) = compiled;
+        self.inner
+            .plans
+            .insert(id, version, JobPlan::new(valid, anchor));
         self.wake_runner();
         Ok(created)
     }

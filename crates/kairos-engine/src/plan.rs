@@ -18,6 +18,11 @@ pub struct JobPlan {
 }
 
 impl JobPlan {
+    pub fn new(job: ValidJob, anchor_ms: i64) -> JobPlan {
+        let series = Series::new(&job.schedule, from_ms(anchor_ms), Zone::Utc);
+        JobPlan { job, series }
+    }
+
     /// Compile stored properties; `anchor_ms` is the series' creation time.
     pub fn compile(properties_json: &str, anchor_ms: i64) -> Result<JobPlan> {
         let value: serde_json::Value = serde_json::from_str(properties_json).map_err(|e| {
@@ -30,6 +35,8 @@ impl JobPlan {
         Ok(JobPlan { job, series })
     }
 }
+
+const MAX_CACHED_PLANS: usize = 50_000;
 
 #[derive(Debug, Default)]
 pub struct PlanCache {
@@ -61,6 +68,16 @@ impl PlanCache {
             .unwrap_or_else(|e| e.into_inner())
             .insert(id, (version, plan.clone()));
         Ok(plan)
+    }
+
+    /// Remember a plan compiled elsewhere (a job just validated and stored at `version`).
+    pub fn insert(&self, id: i64, version: i64, plan: JobPlan) {
+        let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
+        // A crude bound on memory: plans are cheap to recompile.
+        if plans.len() >= MAX_CACHED_PLANS {
+            plans.clear();
+        }
+        plans.insert(id, (version, Arc::new(plan)));
     }
 
     pub fn forget(&self, id: i64) {

@@ -19,13 +19,15 @@ use kairos_core::model::JobState;
 use kairos_core::valid::{Action, Retry};
 use kairos_core::validate::truncate_to_second;
 use rusqlite::{params, OptionalExtension};
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
-use tokio::sync::{watch, Semaphore};
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch, Semaphore};
 use tokio::task::JoinSet;
 
-/// Occurrences promoted per transaction.
+/// Occurrences promoted per transaction, attempts claimed per transaction, results recorded per
+/// transaction.
 const PROMOTE_BATCH: i64 = 1_000;
+const CLAIM_BATCH: i64 = 5_000;
+const RECORD_BATCH: usize = 1_000;
 /// History kept per job (spec §10.2, §11): the last 1,000 executions, at most 60 days.
 const HISTORY_KEEP: i64 = 1_000;
 const RETENTION_MS: i64 = 60 * 24 * 3600 * 1000;
@@ -56,6 +58,7 @@ struct Attempt {
     error_action: bool,
     retry_count: i64,
     is_last: bool,
+    due_at: i64,
 }
 
 impl Engine {
@@ -72,9 +75,11 @@ impl Engine {
         let permits = Arc::new(Semaphore::new(
             self.inner.config.max_concurrent_attempts.max(1),
         ));
-        let running: Arc<Mutex<HashSet<i64>>> = Arc::default();
+        let (results, results_rx) = mpsc::unbounded_channel::<Finished>();
+        let recorder = tokio::spawn(self.clone().record_results(results_rx));
         let mut in_flight = JoinSet::new();
         let mut last_retention: Option<i64> = None;
+        let mut held = false;
         while !*stop.borrow() {
             let now = self.inner.clock.now();
             let now_ms = to_ms(now);
@@ -83,28 +88,33 @@ impl Engine {
                     tracing::error!(error = %e, "cannot take the runner lease");
                     false
                 });
+            if holds_lease && !held {
+                // Claims left by an earlier holder (a crash) are stale: that work runs again.
+                if let Err(e) = self.release_claims() {
+                    tracing::error!(error = %e, "cannot reset stale claims");
+                }
+            }
+            held = holds_lease;
             let mut wake_at = now_ms + lease::LEASE_RENEW_MS;
             if holds_lease {
                 if let Err(e) = self.promote_due(now) {
                     tracing::error!(error = %e, "cannot promote due occurrences");
                 }
-                match self.claim_due(now_ms, &running) {
+                match self.claim_due(now_ms) {
                     Ok(attempts) => {
                         for attempt in attempts {
                             let engine = self.clone();
                             let permits = permits.clone();
-                            let running = running.clone();
+                            let results = results.clone();
                             in_flight.spawn(async move {
                                 let _permit = permits.acquire_owned().await;
-                                let id = attempt.id;
-                                if let Err(e) = engine.perform(attempt).await {
-                                    tracing::error!(error = %e, "attempt failed to record");
+                                match engine.perform(attempt).await {
+                                    Ok(Some(finished)) => {
+                                        let _ = results.send(finished);
+                                    }
+                                    Ok(None) => {}
+                                    Err(e) => tracing::error!(error = %e, "attempt could not run"),
                                 }
-                                running
-                                    .lock()
-                                    .unwrap_or_else(|e| e.into_inner())
-                                    .remove(&id);
-                                engine.wake_runner();
                             });
                         }
                     }
@@ -112,11 +122,11 @@ impl Engine {
                 }
                 if last_retention.is_none_or(|last| now_ms - last > 3_600_000) {
                     last_retention = Some(now_ms);
-                    if let Err(e) = self.remove_finished_jobs(now_ms) {
+                    if let Err(e) = self.apply_retention(now_ms) {
                         tracing::error!(error = %e, "retention failed");
                     }
                 }
-                match self.next_due(&running) {
+                match self.next_due() {
                     Ok(Some(due)) => wake_at = wake_at.min(due),
                     Ok(None) => {}
                     Err(e) => tracing::error!(error = %e, "cannot compute the next due time"),
@@ -134,9 +144,39 @@ impl Engine {
         })
         .await;
         in_flight.abort_all();
+        while in_flight.join_next().await.is_some() {}
+        // Every finished attempt is recorded before the lease goes.
+        drop(results);
+        let _ = recorder.await;
         if let Err(e) = lease::release(&self.inner.store, &owner) {
             tracing::error!(error = %e, "cannot release the runner lease");
         }
+    }
+
+    /// Record finished attempts in batches: one transaction for everything that finished
+    /// meanwhile, so a burst of thousands of attempts costs a few commits, not thousands.
+    async fn record_results(self, mut results: mpsc::UnboundedReceiver<Finished>) {
+        let mut batch = Vec::new();
+        while results.recv_many(&mut batch, RECORD_BATCH).await > 0 {
+            let engine = self.clone();
+            let taken = std::mem::take(&mut batch);
+            let outcome = tokio::task::spawn_blocking(move || engine.record_batch(&taken)).await;
+            match outcome {
+                Ok(Ok(true)) => self.wake_runner(),
+                Ok(Ok(false)) => {}
+                Ok(Err(e)) => {
+                    tracing::error!(error = %e, "cannot record attempt results; they will run again")
+                }
+                Err(e) => tracing::error!(error = %e, "the recorder failed"),
+            }
+        }
+    }
+
+    fn release_claims(&self) -> Result<()> {
+        self.inner.store.write(|tx| {
+            tx.execute("UPDATE attempts SET claimed = 0 WHERE claimed = 1", [])?;
+            Ok(())
+        })
     }
 
     /// Turn every occurrence that is due into an attempt row and advance its job, in batches.
@@ -156,7 +196,10 @@ impl Engine {
                     let Some(scheduled) = row.next_run else { continue };
                     let runs = row.series_runs + 1;
                     let repeat = row.repeat_count + 1;
-                    let next = match self.inner.plans.get(row.id, row.version, &row.properties, row.series_anchor) {
+                    // A one-time job has no next run; no need to compile it here. (The key
+                    // `"recurrence"` can only be missing from a job without one.)
+                    let one_time = !row.properties.contains("\"recurrence\"");
+                    let next = if one_time { None } else { match self.inner.plans.get(row.id, row.version, &row.properties, row.series_anchor) {
                         Ok(plan) => {
                             let done = plan.series.count().is_some_and(|c| runs as u64 >= c);
                             let next = if done { None } else { plan.series.next_after(from_ms(scheduled)) };
@@ -171,7 +214,7 @@ impl Engine {
                             tracing::error!(job = row.id, error = %e, "cannot compile a stored job; it runs no more");
                             None
                         }
-                    };
+                    } };
                     tx.execute(
                         "UPDATE jobs SET next_run = ?1, series_runs = ?2, repeat_count = ?3 WHERE id = ?4",
                         params![next.map(to_ms), runs, repeat, row.id],
@@ -190,15 +233,15 @@ impl Engine {
         }
     }
 
-    /// Attempts due now that are not already running, marked as running.
-    fn claim_due(&self, now_ms: i64, running: &Mutex<HashSet<i64>>) -> Result<Vec<Attempt>> {
-        let mut running = running.lock().unwrap_or_else(|e| e.into_inner());
-        let attempts = self.inner.store.read(|conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT id, job_id, scheduled_time, repeat_count, action_name, retry_count, is_last
-                 FROM attempts WHERE due_at <= ?1 ORDER BY due_at",
+    /// Attempts due now and not yet claimed, claimed in one transaction.
+    fn claim_due(&self, now_ms: i64) -> Result<Vec<Attempt>> {
+        self.inner.store.write(|tx| {
+            let mut stmt = tx.prepare_cached(
+                "UPDATE attempts SET claimed = 1 WHERE id IN
+                   (SELECT id FROM attempts WHERE claimed = 0 AND due_at <= ?1 ORDER BY due_at LIMIT ?2)
+                 RETURNING id, job_id, scheduled_time, repeat_count, action_name, retry_count, is_last, due_at",
             )?;
-            let rows = stmt.query_map(params![now_ms], |r| {
+            let rows = stmt.query_map(params![now_ms, CLAIM_BATCH], |r| {
                 Ok(Attempt {
                     id: r.get(0)?,
                     job_id: r.get(1)?,
@@ -207,44 +250,34 @@ impl Engine {
                     error_action: r.get::<_, String>(4)? == "ErrorAction",
                     retry_count: r.get(5)?,
                     is_last: r.get(6)?,
+                    due_at: r.get(7)?,
                 })
             })?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-        })?;
-        Ok(attempts
-            .into_iter()
-            .filter(|a| running.insert(a.id))
-            .collect())
+            let mut attempts = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+            attempts.sort_by_key(|a| a.due_at);
+            Ok(attempts)
+        })
     }
 
-    /// The earliest time anything becomes due: an enabled job's next run or a waiting attempt.
-    fn next_due(&self, running: &Mutex<HashSet<i64>>) -> Result<Option<i64>> {
-        let running = running.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    /// The earliest time anything becomes due: an enabled job's next run or an unclaimed attempt.
+    fn next_due(&self) -> Result<Option<i64>> {
         self.inner.store.read(|conn| {
             let job: Option<i64> = conn.query_row(
                 "SELECT min(next_run) FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL",
                 [],
                 |r| r.get(0),
             )?;
-            let mut stmt =
-                conn.prepare_cached("SELECT id, due_at FROM attempts ORDER BY due_at LIMIT ?1")?;
-            let mut attempt = None;
-            let rows = stmt.query_map(params![running.len() as i64 + 1], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
-            })?;
-            for row in rows {
-                let (id, due) = row?;
-                if !running.contains(&id) {
-                    attempt = Some(due);
-                    break;
-                }
-            }
+            let attempt: Option<i64> = conn.query_row(
+                "SELECT min(due_at) FROM attempts WHERE claimed = 0",
+                [],
+                |r| r.get(0),
+            )?;
             Ok([job, attempt].into_iter().flatten().min())
         })
     }
 
-    /// Run one attempt and record its outcome.
-    async fn perform(&self, attempt: Attempt) -> Result<()> {
+    /// Run one attempt; the result goes to the recorder. `None` when there was nothing to run.
+    async fn perform(&self, attempt: Attempt) -> Result<Option<Finished>> {
         let loaded = self.inner.store.read(|conn| {
             Ok(conn
                 .query_row(
@@ -258,7 +291,7 @@ impl Engine {
                 .optional()?)
         })?;
         let Some((row, collection_name)) = loaded else {
-            return Ok(()); // the job was deleted; its attempts went with it
+            return Ok(None); // the job was deleted; its attempts went with it
         };
         let plan = self
             .inner
@@ -270,11 +303,16 @@ impl Engine {
             Some(&plan.job.action)
         };
         let Some(action) = action else {
+            // The error action was removed since the occurrence faulted: nothing left to do.
             self.inner.store.write(|tx| {
-                tx.execute("DELETE FROM attempts WHERE id = ?1", params![attempt.id])?;
-                Ok(())
+                finish_occurrence(
+                    tx,
+                    &attempt,
+                    JobState::Faulted,
+                    to_ms(self.inner.clock.now()),
+                )
             })?;
-            return Ok(());
+            return Ok(None);
         };
         let context = AttemptContext {
             job_id: row.name.clone(),
@@ -286,97 +324,139 @@ impl Engine {
         let start = self.inner.clock.now();
         let outcome = self.inner.executor.execute(&action.kind, &context).await;
         let end = self.inner.clock.now().max(start);
-        self.record(
-            &attempt,
-            action,
-            plan.job.action.error_action.is_some(),
-            outcome.success,
-            &outcome.message,
-            start,
-            end,
-        )
+        Ok(Some(Finished {
+            attempt,
+            retry: action.retry,
+            has_error_action: plan.job.action.error_action.is_some(),
+            success: outcome.success,
+            message: outcome.message,
+            start_ms: to_ms(start),
+            end_ms: to_ms(end),
+        }))
     }
 
-    /// Record an attempt's result and decide what follows, in one transaction (spec §7, §10).
-    #[allow(clippy::too_many_arguments)]
-    fn record(
-        &self,
-        attempt: &Attempt,
-        action: &Action,
-        has_error_action: bool,
-        success: bool,
-        message: &str,
-        start: DateTime<Utc>,
-        end: DateTime<Utc>,
-    ) -> Result<()> {
-        let (start_ms, end_ms) = (to_ms(start), to_ms(end));
+    /// Record finished attempts in one transaction; true when one of them scheduled more work
+    /// (a retry or the error action), so the runner must look again.
+    fn record_batch(&self, batch: &[Finished]) -> Result<bool> {
         self.inner.store.write(|tx| {
-            let action_name = if attempt.error_action { "ErrorAction" } else { "MainAction" };
-            tx.execute(
-                "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                params![
-                    attempt.job_id,
-                    start_ms,
-                    end_ms,
-                    attempt.scheduled_time,
-                    action_name,
-                    if success { "Completed" } else { "Failed" },
-                    message,
-                    attempt.retry_count,
-                    attempt.repeat_count
-                ],
-            )?;
-            prune_history(tx, attempt.job_id, end_ms)?;
-            if !attempt.error_action {
-                tx.execute(
-                    "UPDATE jobs SET execution_count = execution_count + 1, failure_count = failure_count + ?1,
-                     last_execution = ?2 WHERE id = ?3",
-                    params![i64::from(!success), start_ms, attempt.job_id],
-                )?;
+            let mut more_work = false;
+            for finished in batch {
+                more_work |= record_one(tx, finished)?;
             }
-            let retries = match action.retry {
-                Retry::None => None,
-                Retry::Fixed { interval, count } => Some((interval, count as i64)),
-            };
-            match (success, retries) {
-                (false, Some((interval, count))) if attempt.retry_count < count => {
-                    let due = end_ms + interval.as_millis() as i64;
-                    tx.execute(
-                        "UPDATE attempts SET retry_count = retry_count + 1, due_at = ?1 WHERE id = ?2",
-                        params![due, attempt.id],
-                    )?;
-                }
-                (false, _) if !attempt.error_action => {
-                    // The occurrence faulted: retries exhausted (or none allowed).
-                    tx.execute("UPDATE jobs SET faulted_count = faulted_count + 1 WHERE id = ?1", params![attempt.job_id])?;
-                    if has_error_action {
-                        tx.execute(
-                            "UPDATE attempts SET action_name = 'ErrorAction', retry_count = 0, due_at = ?1 WHERE id = ?2",
-                            params![end_ms, attempt.id],
-                        )?;
-                    } else {
-                        finish_occurrence(tx, attempt, JobState::Faulted, end_ms)?;
-                    }
-                }
-                (true, _) if !attempt.error_action => finish_occurrence(tx, attempt, JobState::Completed, end_ms)?,
-                // The error action is done, whatever its result: the occurrence stays faulted.
-                _ => finish_occurrence(tx, attempt, JobState::Faulted, end_ms)?,
-            }
-            Ok(())
-        })?;
-        Ok(())
+            Ok(more_work)
+        })
     }
 
-    /// Completed and faulted jobs are deleted 60 days after they finished (spec §10.4).
-    fn remove_finished_jobs(&self, now_ms: i64) -> Result<()> {
+    /// Completed and faulted jobs are deleted 60 days after they finished (spec §10.4); history
+    /// older than 60 days goes too (§10.2).
+    fn apply_retention(&self, now_ms: i64) -> Result<()> {
         self.inner.store.write(|tx| {
             tx.execute(
                 "DELETE FROM jobs WHERE state IN ('Completed', 'Faulted') AND finished_at < ?1",
                 params![now_ms - RETENTION_MS],
             )?;
+            tx.execute(
+                "DELETE FROM history WHERE end_time < ?1",
+                params![now_ms - RETENTION_MS],
+            )?;
             Ok(())
         })
+    }
+}
+
+/// An attempt that ran, waiting to be recorded.
+#[derive(Debug)]
+struct Finished {
+    attempt: Attempt,
+    retry: Retry,
+    has_error_action: bool,
+    success: bool,
+    message: String,
+    start_ms: i64,
+    end_ms: i64,
+}
+
+/// Record one attempt's result and decide what follows (spec §7, §10). True when it scheduled
+/// more work.
+fn record_one(tx: &rusqlite::Transaction<'_>, f: &Finished) -> Result<bool> {
+    let attempt = &f.attempt;
+    let action_name = if attempt.error_action {
+        "ErrorAction"
+    } else {
+        "MainAction"
+    };
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?;
+    let inserted = insert.execute(params![
+        attempt.job_id,
+        f.start_ms,
+        f.end_ms,
+        attempt.scheduled_time,
+        action_name,
+        if f.success { "Completed" } else { "Failed" },
+        f.message,
+        attempt.retry_count,
+        attempt.repeat_count
+    ]);
+    match inserted {
+        Ok(_) => {}
+        // The job was deleted while the attempt ran: nothing to record.
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
+            return Ok(false)
+        }
+        Err(e) => return Err(e.into()),
+    }
+    prune_history(tx, attempt.job_id)?;
+    if !attempt.error_action {
+        tx.prepare_cached(
+            "UPDATE jobs SET execution_count = execution_count + 1, failure_count = failure_count + ?1,
+             last_execution = ?2 WHERE id = ?3",
+        )?
+        .execute(params![i64::from(!f.success), f.start_ms, attempt.job_id])?;
+    }
+    let retries = match f.retry {
+        Retry::None => None,
+        Retry::Fixed { interval, count } => Some((interval, count as i64)),
+    };
+    match (f.success, retries) {
+        (false, Some((interval, count))) if attempt.retry_count < count => {
+            let due = f.end_ms + interval.as_millis() as i64;
+            tx.execute(
+                "UPDATE attempts SET retry_count = retry_count + 1, due_at = ?1, claimed = 0 WHERE id = ?2",
+                params![due, attempt.id],
+            )?;
+            Ok(true)
+        }
+        (false, _) if !attempt.error_action => {
+            // The occurrence faulted: retries exhausted (or none allowed).
+            tx.execute(
+                "UPDATE jobs SET faulted_count = faulted_count + 1 WHERE id = ?1",
+                params![attempt.job_id],
+            )?;
+            if f.has_error_action {
+                tx.execute(
+                    "UPDATE attempts SET action_name = 'ErrorAction', retry_count = 0, due_at = ?1, claimed = 0 WHERE id = ?2",
+                    params![f.end_ms, attempt.id],
+                )?;
+                Ok(true)
+            } else {
+                finish_occurrence(tx, attempt, JobState::Faulted, f.end_ms)?;
+                Ok(false)
+            }
+        }
+        (true, _) if !attempt.error_action => {
+            finish_occurrence(tx, attempt, JobState::Completed, f.end_ms)?;
+            Ok(false)
+        }
+        // The error action is done, whatever its result: the occurrence stays faulted.
+        _ => {
+            finish_occurrence(tx, attempt, JobState::Faulted, f.end_ms)?;
+            Ok(false)
+        }
     }
 }
 
@@ -398,8 +478,8 @@ fn finish_occurrence(
     Ok(())
 }
 
-/// Keep the last 1,000 records of a job and none older than 60 days.
-fn prune_history(tx: &rusqlite::Transaction<'_>, job_id: i64, now_ms: i64) -> Result<()> {
+/// Keep the last 1,000 records of a job (the 60-day limit is applied by `apply_retention`).
+fn prune_history(tx: &rusqlite::Transaction<'_>, job_id: i64) -> Result<()> {
     let cutoff: Option<i64> = tx
         .query_row(
             "SELECT id FROM history WHERE job_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2",
@@ -413,10 +493,6 @@ fn prune_history(tx: &rusqlite::Transaction<'_>, job_id: i64, now_ms: i64) -> Re
             params![job_id, id],
         )?;
     }
-    tx.execute(
-        "DELETE FROM history WHERE job_id = ?1 AND end_time < ?2",
-        params![job_id, now_ms - RETENTION_MS],
-    )?;
     Ok(())
 }
 

@@ -69,6 +69,13 @@ pub const MIGRATIONS: &[&str] = &[
         expires_at INTEGER NOT NULL              -- ms
     );
     "#,
+    // 2: claims of attempts by the running runner (reset when a runner takes the lease), so
+    //    finding unclaimed due work is an index lookup; history by end time for retention.
+    r#"
+    ALTER TABLE attempts ADD COLUMN claimed INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX attempts_unclaimed ON attempts(due_at) WHERE claimed = 0;
+    CREATE INDEX history_by_end ON history(end_time);
+    "#,
 ];
 
 /// Bring `conn` to the newest schema. Refuses a database written by a newer Kairos.
