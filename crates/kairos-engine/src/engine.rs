@@ -3,7 +3,7 @@
 //! Cheap to clone (an `Arc` inside). Operations are synchronous SQLite transactions; the runner
 //! is a tokio task started with `start_runner`, woken whenever an operation changes what is due.
 
-use crate::actions::Executor;
+use crate::actions::{Executor, ExecutorConfig};
 use crate::clock::{Clock, SystemClock};
 use crate::error::Result;
 use crate::plan::PlanCache;
@@ -27,8 +27,8 @@ pub struct EngineConfig {
     pub clock: Arc<dyn Clock>,
     /// How many attempts may run at once.
     pub max_concurrent_attempts: usize,
-    /// The static HTTP action timeout (spec §10.1: 60 s).
-    pub http_timeout: Duration,
+    /// Action destinations, the static 60 s timeout (spec §10.1) and the notifier.
+    pub actions: ExecutorConfig,
 }
 
 impl EngineConfig {
@@ -37,7 +37,7 @@ impl EngineConfig {
             database,
             clock: Arc::new(SystemClock),
             max_concurrent_attempts: 256,
-            http_timeout: Duration::from_secs(60),
+            actions: ExecutorConfig::from_env(Duration::from_secs(60)),
         }
     }
 }
@@ -68,7 +68,7 @@ impl Engine {
             inner: Arc::new(Inner {
                 store,
                 clock: config.clock.clone(),
-                executor: Executor::new(config.http_timeout),
+                executor: Executor::with_config(config.actions.clone()),
                 plans: PlanCache::default(),
                 wake: Notify::new(),
                 config,

@@ -18,6 +18,7 @@ pub mod runner;
 pub mod store;
 mod time;
 
+pub use actions::{ExecutorConfig, Notifier};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use collections::Put;
 pub use engine::{Database, Engine, EngineConfig};

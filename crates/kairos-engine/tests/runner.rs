@@ -96,7 +96,7 @@ fn setup(start: &str) -> Setup {
     let clock = ManualClock::new(at(start));
     let mut config = EngineConfig::new(Database::File(dir.path().join("kairos.db")));
     config.clock = Arc::new(clock.clone());
-    config.http_timeout = Duration::from_secs(5);
+    config.actions.timeout = Duration::from_secs(5);
     let engine = Engine::open(config).unwrap();
     let collection = CollectionKey::new("sub", "rg", "jc1");
     engine

@@ -8,10 +8,59 @@
 //! `x-ms-scheduler-expected-execution-time`, `x-ms-execution-tag` and `x-ms-client-request-id`.
 
 mod http;
+mod notification;
+mod service_bus;
+mod storage_queue;
+
+pub use notification::{DbusNotifier, Notifier, NotifyFuture};
 
 use chrono::{DateTime, Utc};
 use kairos_core::valid::ActionKind;
+use std::sync::Arc;
 use std::time::Duration;
+
+/// Where actions go and how they are delivered; one per engine.
+#[derive(Debug, Clone)]
+pub struct ExecutorConfig {
+    /// Bounds each attempt (spec §10.1: a static 60 s).
+    pub timeout: Duration,
+    /// Base URL of the storage queue service, with `{account}` in it
+    /// (`KAIROS_STORAGE_QUEUE_URL`, e.g. `http://127.0.0.1:10001/{account}` for Azurite).
+    /// Default: `https://{account}.queue.core.windows.net`.
+    pub storage_queue_url: String,
+    /// Base URL of Service Bus, with `{namespace}` in it (`KAIROS_SERVICEBUS_URL`).
+    /// Default: `https://{namespace}.servicebus.windows.net`.
+    pub service_bus_url: String,
+    /// Base URL of the Azure AD authority for ActiveDirectoryOAuth (`KAIROS_AAD_AUTHORITY`).
+    /// Default: `https://login.microsoftonline.com`.
+    pub oauth_authority: String,
+    /// Delivers Notification actions (the OS notification service by default; the desktop
+    /// app plugs in its own).
+    pub notifier: Arc<dyn Notifier>,
+}
+
+impl ExecutorConfig {
+    pub const DEFAULT_STORAGE_QUEUE_URL: &'static str = "https://{account}.queue.core.windows.net";
+    pub const DEFAULT_SERVICE_BUS_URL: &'static str = "https://{namespace}.servicebus.windows.net";
+    pub const DEFAULT_OAUTH_AUTHORITY: &'static str = "https://login.microsoftonline.com";
+
+    /// Defaults, with the `KAIROS_*` environment overrides of DESIGN.md applied.
+    pub fn from_env(timeout: Duration) -> ExecutorConfig {
+        let var = |name: &str, default: &str| {
+            std::env::var(name)
+                .ok()
+                .filter(|v| !v.trim().is_empty())
+                .unwrap_or_else(|| default.to_string())
+        };
+        ExecutorConfig {
+            timeout,
+            storage_queue_url: var("KAIROS_STORAGE_QUEUE_URL", Self::DEFAULT_STORAGE_QUEUE_URL),
+            service_bus_url: var("KAIROS_SERVICEBUS_URL", Self::DEFAULT_SERVICE_BUS_URL),
+            oauth_authority: var("KAIROS_AAD_AUTHORITY", Self::DEFAULT_OAUTH_AUTHORITY),
+            notifier: Arc::new(DbusNotifier::default()),
+        }
+    }
+}
 
 /// What every attempt carries, and what the target receives in the `x-ms-*` headers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +111,7 @@ impl Outcome {
 pub struct Executor {
     client: reqwest::Client,
     timeout: Duration,
+    config: Arc<ExecutorConfig>,
 }
 
 /// Idle connections kept per host. Enough for a busy target to be served from warm
@@ -77,6 +127,12 @@ impl Executor {
     /// Only if the TLS backend cannot be initialised, which is a build configuration error,
     /// not something input can cause.
     pub fn new(timeout: Duration) -> Executor {
+        Executor::with_config(ExecutorConfig::from_env(timeout))
+    }
+
+    /// An executor with explicit destinations (tests point them at loopback servers).
+    pub fn with_config(config: ExecutorConfig) -> Executor {
+        let timeout = config.timeout;
         let client = reqwest::Client::builder()
             .timeout(timeout)
             .pool_max_idle_per_host(POOL_MAX_IDLE_PER_HOST)
@@ -85,7 +141,15 @@ impl Executor {
             .user_agent(USER_AGENT)
             .build()
             .expect("the HTTP client (rustls) could not be initialised");
-        Executor { client, timeout }
+        Executor {
+            client,
+            timeout,
+            config: Arc::new(config),
+        }
+    }
+
+    pub fn config(&self) -> &ExecutorConfig {
+        &self.config
     }
 
     /// Runs one attempt of `action`. Never panics and never returns early on bad input: every
@@ -93,14 +157,20 @@ impl Executor {
     pub async fn execute(&self, action: &ActionKind, ctx: &AttemptContext) -> Outcome {
         match action {
             ActionKind::Http(http) => http::execute(&self.client, self.timeout, http, ctx).await,
-            ActionKind::StorageQueue(_) => not_supported("StorageQueue"),
-            ActionKind::ServiceBusQueue(_) => not_supported("ServiceBusQueue"),
-            ActionKind::ServiceBusTopic(_) => not_supported("ServiceBusTopic"),
-            ActionKind::Notification(_) => not_supported("Notification"),
+            ActionKind::StorageQueue(q) => {
+                storage_queue::execute(&self.client, &self.config, q, ctx).await
+            }
+            ActionKind::ServiceBusQueue(m) => {
+                service_bus::execute(&self.client, &self.config, m, false, ctx).await
+            }
+            ActionKind::ServiceBusTopic(m) => {
+                service_bus::execute(&self.client, &self.config, m, true, ctx).await
+            }
+            ActionKind::Notification(n) => notification::execute(&self.config, n, ctx).await,
         }
     }
 }
 
-fn not_supported(kind: &str) -> Outcome {
+pub(crate) fn not_supported(kind: &str) -> Outcome {
     Outcome::failed(format!("{kind} actions are not supported yet"))
 }
