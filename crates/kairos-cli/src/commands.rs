@@ -5,7 +5,7 @@ use clap::Args;
 use kairos_core::document::parse_job_document;
 use kairos_core::iso8601;
 use kairos_core::preview::preview_schedule;
-use kairos_core::recurrence::Zone;
+use kairos_core::recurrence::{DstAdjustment, DstNote};
 use kairos_core::validate::{validate_job, validate_schedule};
 use kairos_core::{FieldError, ValidationErrors};
 use serde_json::{json, Value};
@@ -43,11 +43,35 @@ pub fn preview(args: &PreviewArgs) -> Result<String, ValidationErrors> {
     let count = parse_count(&args.count)?;
     let props = parse_job_document(&read_input(&args.file)?)?;
     let schedule = validate_schedule(&props, now)?;
-    let occurrences: Vec<String> = preview_schedule(&schedule, now, count, Zone::Utc)
+    let preview = preview_schedule(&schedule, now, count);
+    let occurrences: Vec<String> = preview
+        .occurrences
         .iter()
         .map(iso8601::format_datetime)
         .collect();
-    Ok(json!({ "occurrences": occurrences }).to_string())
+    let mut out = json!({ "occurrences": occurrences });
+    // Runs that daylight saving moved, skipped or repeated (named time zones only); absent for
+    // UTC jobs, so the output stays exactly the contract's.
+    if !preview.dst_notes.is_empty() {
+        out["dst"] = preview.dst_notes.iter().map(dst_note_json).collect();
+    }
+    Ok(out.to_string())
+}
+
+fn dst_note_json(note: &DstNote) -> Value {
+    let adjustment = match note.adjustment {
+        DstAdjustment::Moved => "Moved",
+        DstAdjustment::Skipped => "Skipped",
+        DstAdjustment::Repeated => "Repeated",
+    };
+    let mut v = json!({
+        "wallTime": note.wall_time.format("%Y-%m-%dT%H:%M:%S").to_string(),
+        "adjustment": adjustment,
+    });
+    if let Some(at) = note.at {
+        v["at"] = json!(iso8601::format_datetime(&at));
+    }
+    v
 }
 
 pub fn validate(args: &ValidateArgs) -> Result<String, ValidationErrors> {

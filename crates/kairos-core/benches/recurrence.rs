@@ -26,8 +26,11 @@ fn at(text: &str) -> DateTime<Utc> {
 /// Parse, validate and compile a job document the way `kairos preview` does.
 fn series(json: &str, now: DateTime<Utc>, zone: Zone) -> Series {
     let props = parse_job_document(json).expect("the benchmark job parses");
-    let schedule = validate_schedule(&props, now).expect("the benchmark job is valid");
-    Series::new(&schedule, now, zone)
+    let mut schedule = validate_schedule(&props, now).expect("the benchmark job is valid");
+    if let Some(r) = schedule.recurrence.as_mut() {
+        r.zone = zone;
+    }
+    Series::new(&schedule, now)
 }
 
 /// `INSTANTS` instants at pseudo-random whole seconds within the year after `from`, in random

@@ -4,26 +4,43 @@
 use crate::document::parse_job_document;
 use crate::error::ValidationErrors;
 use crate::model::JobState;
-use crate::recurrence::{Series, Zone};
+use crate::recurrence::{DstNote, Series};
 use crate::valid::ValidSchedule;
-use crate::validate::validate_schedule;
-use chrono::{DateTime, Utc};
+use crate::validate::{truncate_to_second, validate_schedule};
+use chrono::{DateTime, TimeDelta, Utc};
+
+/// The coming runs of a job, and the ones among them that daylight saving moved, skipped or
+/// repeated (only for jobs in a named time zone).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Preview {
+    pub occurrences: Vec<DateTime<Utc>>,
+    pub dst_notes: Vec<DstNote>,
+}
 
 /// The next `count` runs of a schedule created at `now`. A job that is not Enabled runs never,
 /// so its preview is empty.
-pub fn preview_schedule(
-    schedule: &ValidSchedule,
-    now: DateTime<Utc>,
-    count: usize,
-    zone: Zone,
-) -> Vec<DateTime<Utc>> {
-    if schedule.state != JobState::Enabled {
-        return Vec::new();
+pub fn preview_schedule(schedule: &ValidSchedule, now: DateTime<Utc>, count: usize) -> Preview {
+    let mut preview = Preview::default();
+    if schedule.state != JobState::Enabled || count == 0 {
+        return preview;
     }
-    Series::new(schedule, now, zone)
-        .iter()
-        .take(count)
-        .collect()
+    let series = Series::new(schedule, now);
+    let limit = series.count().map_or(count, |c| {
+        count.min(usize::try_from(c).unwrap_or(usize::MAX))
+    });
+    // The first run is the first at or after the creation time (see `Series`); searching from
+    // there also notes a run skipped before it.
+    let mut next =
+        series.first_at_or_after_noting_dst(truncate_to_second(now), &mut preview.dst_notes);
+    while let Some(at) = next {
+        preview.occurrences.push(at);
+        if preview.occurrences.len() >= limit {
+            break;
+        }
+        next =
+            series.first_at_or_after_noting_dst(at + TimeDelta::seconds(1), &mut preview.dst_notes);
+    }
+    preview
 }
 
 /// Parse, validate and preview a job definition document (ARM or bare properties form).
@@ -31,8 +48,8 @@ pub fn preview_document(
     text: &str,
     now: DateTime<Utc>,
     count: usize,
-) -> Result<Vec<DateTime<Utc>>, ValidationErrors> {
+) -> Result<Preview, ValidationErrors> {
     let props = parse_job_document(text)?;
     let schedule = validate_schedule(&props, now)?;
-    Ok(preview_schedule(&schedule, now, count, Zone::Utc))
+    Ok(preview_schedule(&schedule, now, count))
 }

@@ -5,6 +5,7 @@
 //! is what the math wants (next set bit) and because it makes duplicates impossible.
 
 use crate::model::{BrokeredMessageProperties, JobState, RecurrenceFrequency, Secret};
+use crate::recurrence::{DstPolicy, Zone};
 use chrono::{DateTime, Utc};
 use std::time::Duration;
 
@@ -24,6 +25,9 @@ pub struct Recurrence {
     pub count: Option<u64>,
     pub end_time: Option<DateTime<Utc>>,
     pub schedule: Schedule,
+    /// Where wall-clock times are read (UTC unless `timeZone` says otherwise).
+    pub zone: Zone,
+    pub dst: DstPolicy,
 }
 
 /// `JobRecurrenceSchedule` as sets. `None` = the field was not given (defaults apply, §9.3).

@@ -5,7 +5,7 @@ use crate::error::{EngineError, Result};
 use crate::time::from_ms;
 use kairos_core::document::from_value_at;
 use kairos_core::model::JobProperties;
-use kairos_core::recurrence::{Series, Zone};
+use kairos_core::recurrence::Series;
 use kairos_core::valid::ValidJob;
 use kairos_core::validate::validate_job;
 use std::collections::HashMap;
@@ -19,7 +19,7 @@ pub struct JobPlan {
 
 impl JobPlan {
     pub fn new(job: ValidJob, anchor_ms: i64) -> JobPlan {
-        let series = Series::new(&job.schedule, from_ms(anchor_ms), Zone::Utc);
+        let series = Series::new(&job.schedule, from_ms(anchor_ms));
         JobPlan { job, series }
     }
 
@@ -31,7 +31,7 @@ impl JobPlan {
         let props: JobProperties = from_value_at(value, "properties")?;
         let anchor = from_ms(anchor_ms);
         let job = validate_job(&props, anchor)?;
-        let series = Series::new(&job.schedule, anchor, Zone::Utc);
+        let series = Series::new(&job.schedule, anchor);
         Ok(JobPlan { job, series })
     }
 }

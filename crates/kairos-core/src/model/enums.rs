@@ -133,3 +133,31 @@ wire_enum! {
         SharedAccessKey = "SharedAccessKey",
     }
 }
+
+wire_enum! {
+    /// `recurrence.dstGap` (Kairos extension): a wall-clock run in the spring gap.
+    DstGap {
+        MoveForward = "MoveForward" | "move",
+        Skip = "Skip",
+    }
+}
+
+impl Default for DstGap {
+    fn default() -> Self {
+        DstGap::MoveForward
+    }
+}
+
+wire_enum! {
+    /// `recurrence.dstOverlap` (Kairos extension): a wall-clock run in the autumn overlap.
+    DstOverlap {
+        Once = "Once" | "RunOnce",
+        Twice = "Twice" | "RunTwice",
+    }
+}
+
+impl Default for DstOverlap {
+    fn default() -> Self {
+        DstOverlap::Once
+    }
+}

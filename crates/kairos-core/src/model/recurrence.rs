@@ -1,6 +1,6 @@
 //! `JobRecurrence` and `JobRecurrenceSchedule` (spec §5.5, semantics in §9).
 
-use super::enums::{DayOfWeek, RecurrenceFrequency};
+use super::enums::{DayOfWeek, DstGap, DstOverlap, RecurrenceFrequency};
 use super::serde_helpers::{opt_datetime, opt_day_list, opt_int, opt_int_list};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -22,6 +22,16 @@ pub struct JobRecurrence {
     pub end_time: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub schedule: Option<JobRecurrenceSchedule>,
+    /// Kairos extension: the IANA time zone the schedule's wall-clock times are in (absent = UTC,
+    /// as Azure). SDKs that do not know it ignore it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
+    /// Kairos extension: a wall-clock run in the spring DST gap (default MoveForward).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dst_gap: Option<DstGap>,
+    /// Kairos extension: a wall-clock run in the autumn DST overlap (default Once).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dst_overlap: Option<DstOverlap>,
 }
 
 /// The docs write `minute`/`hour` and single integers in places; both are accepted.

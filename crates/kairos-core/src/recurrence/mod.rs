@@ -6,6 +6,6 @@ mod series;
 mod zone;
 
 pub use calendar::{days_in_month, month_day_mask};
-pub use rule::Rule;
+pub use rule::{DstAdjustment, DstNote, Rule};
 pub use series::{Occurrences, Series};
-pub use zone::Zone;
+pub use zone::{DstPolicy, Resolved, Zone};

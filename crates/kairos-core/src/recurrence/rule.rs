@@ -11,7 +11,7 @@
 //! wall-clock time; Minute and Hour periods are real elapsed time.
 
 use super::calendar::{days_in_month, from_month_index, monday_of, month_day_mask, month_index};
-use super::zone::Zone;
+use super::zone::{DstPolicy, Resolved, Zone};
 use crate::model::RecurrenceFrequency;
 use crate::valid::{MonthDays, MonthlyOccurrences, Recurrence};
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, Timelike, Utc};
@@ -28,7 +28,29 @@ const MAX_INTERVAL_JUMPS: u32 = 200_000;
 #[derive(Debug, Clone)]
 pub struct Rule {
     zone: Zone,
+    dst: DstPolicy,
     kind: Kind,
+}
+
+/// How daylight saving changed a wall-clock run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DstAdjustment {
+    /// The wall-clock time did not exist; the run moved to the first instant after the gap.
+    Moved,
+    /// The wall-clock time did not exist; the policy skipped the run.
+    Skipped,
+    /// The wall-clock time happened twice; this is the run at the second instant.
+    Repeated,
+}
+
+/// A run that daylight saving moved, skipped or repeated, for the preview to flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DstNote {
+    /// The scheduled wall-clock time in the job's zone.
+    pub wall_time: NaiveDateTime,
+    /// When it runs (none when skipped).
+    pub at: Option<DateTime<Utc>>,
+    pub adjustment: DstAdjustment,
 }
 
 #[derive(Debug, Clone)]
@@ -76,8 +98,9 @@ enum CalendarPeriod {
 }
 
 impl Rule {
-    /// Compile `r` against `anchor` (whole seconds) in `zone`.
-    pub fn new(r: &Recurrence, anchor: DateTime<Utc>, zone: Zone) -> Rule {
+    /// Compile `r` against `anchor` (whole seconds) in the recurrence's zone.
+    pub fn new(r: &Recurrence, anchor: DateTime<Utc>) -> Rule {
+        let zone = r.zone;
         let local = zone.to_local(anchor);
         let s = &r.schedule;
         let minute_bit = 1u64 << local.minute();
@@ -144,7 +167,11 @@ impl Rule {
                 }
             }
         };
-        Rule { zone, kind }
+        Rule {
+            zone,
+            dst: r.dst,
+            kind,
+        }
     }
 
     /// The first instant of the rule at or after `t`, or `None` if there is none up to `until`.
@@ -153,6 +180,17 @@ impl Rule {
         t: DateTime<Utc>,
         until: Option<DateTime<Utc>>,
     ) -> Option<DateTime<Utc>> {
+        self.first_noting_dst(t, until, &mut Vec::new())
+    }
+
+    /// Like `first_at_or_after`, also noting each run between `t` and the one found that
+    /// daylight saving moved, skipped or repeated.
+    pub fn first_noting_dst(
+        &self,
+        t: DateTime<Utc>,
+        until: Option<DateTime<Utc>>,
+        notes: &mut Vec<DstNote>,
+    ) -> Option<DateTime<Utc>> {
         let found = match &self.kind {
             Kind::Calendar {
                 period,
@@ -160,7 +198,9 @@ impl Rule {
                 hours,
                 minutes,
                 second,
-            } => self.calendar_next(t, until, period, *interval, *hours, *minutes, *second),
+            } => self.calendar_next(
+                t, until, period, *interval, *hours, *minutes, *second, notes,
+            ),
             Kind::Hourly {
                 base,
                 step,
@@ -191,6 +231,7 @@ impl Rule {
         hours: u32,
         minutes: u64,
         second: u32,
+        notes: &mut Vec<DstNote>,
     ) -> Option<DateTime<Utc>> {
         let from = self.zone.to_local(t);
         let from_date = from.date();
@@ -206,11 +247,13 @@ impl Rule {
                     continue;
                 }
                 let floor = if day == from_date {
-                    from.time()
+                    self.search_floor(from.time())
                 } else {
                     NaiveTime::MIN
                 };
-                if let Some(found) = self.first_time_on(day, floor, hours, minutes, second, t) {
+                if let Some(found) =
+                    self.first_time_on(day, floor, hours, minutes, second, t, notes)
+                {
                     return Some(found);
                 }
             }
@@ -219,8 +262,26 @@ impl Rule {
         None
     }
 
+    /// Where on `t`'s own day the search for runs starts. In UTC, at `t`'s wall-clock time; in a
+    /// named zone two hours earlier, because in an autumn overlap a wall-clock time before `t`'s
+    /// can still have a second instant after `t` (the candidates are then checked by instant).
+    fn search_floor(&self, from: NaiveTime) -> NaiveTime {
+        match self.zone {
+            Zone::Utc => from,
+            Zone::Named(_) => {
+                let margin = chrono::TimeDelta::hours(2);
+                if from.signed_duration_since(NaiveTime::MIN) < margin {
+                    NaiveTime::MIN
+                } else {
+                    from - margin
+                }
+            }
+        }
+    }
+
     /// First run on `day` whose wall-clock time is at or after `floor` and whose instant is at
     /// or after `t` (the two differ only around daylight-saving changes).
+    #[allow(clippy::too_many_arguments)]
     fn first_time_on(
         &self,
         day: NaiveDate,
@@ -229,6 +290,7 @@ impl Rule {
         minutes: u64,
         second: u32,
         t: DateTime<Utc>,
+        notes: &mut Vec<DstNote>,
     ) -> Option<DateTime<Utc>> {
         let (h0, m0, s0) = (floor.hour(), floor.minute(), floor.second());
         let mut hour_bits = hours & !((1u32 << h0) - 1);
@@ -249,9 +311,26 @@ impl Rule {
                 let m = minute_bits.trailing_zeros();
                 minute_bits &= minute_bits - 1;
                 let local = NaiveDateTime::new(day, NaiveTime::from_hms_opt(h, m, second)?);
-                let instant = self.zone.to_utc(local);
-                if instant >= t {
-                    return Some(instant);
+                let note = |at, adjustment| DstNote {
+                    wall_time: local,
+                    at,
+                    adjustment,
+                };
+                match self.zone.resolve(local, self.dst) {
+                    Resolved::Exact(at) | Resolved::First(at) if at >= t => return Some(at),
+                    Resolved::Moved(at) if at >= t => {
+                        notes.push(note(Some(at), DstAdjustment::Moved));
+                        return Some(at);
+                    }
+                    Resolved::Twice(first, _) if first >= t => return Some(first),
+                    Resolved::Twice(_, second) if second >= t => {
+                        notes.push(note(Some(second), DstAdjustment::Repeated));
+                        return Some(second);
+                    }
+                    Resolved::Skipped if local >= self.zone.to_local(t) => {
+                        notes.push(note(None, DstAdjustment::Skipped));
+                    }
+                    _ => {}
                 }
             }
         }

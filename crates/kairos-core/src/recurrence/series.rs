@@ -11,8 +11,7 @@
 //! makes (never the past ones a late creation discards); `endTime` is inclusive; whichever ends
 //! the series first wins.
 
-use super::rule::Rule;
-use super::zone::Zone;
+use super::rule::{DstNote, Rule};
 use crate::valid::ValidSchedule;
 use crate::validate::truncate_to_second;
 use chrono::{DateTime, TimeDelta, Utc};
@@ -38,7 +37,7 @@ enum Shape {
 
 impl Series {
     /// The series of a job created (or previewed) at `created_at`, evaluated in `zone`.
-    pub fn new(schedule: &ValidSchedule, created_at: DateTime<Utc>, zone: Zone) -> Series {
+    pub fn new(schedule: &ValidSchedule, created_at: DateTime<Utc>) -> Series {
         let now = truncate_to_second(created_at);
         let Some(recurrence) = &schedule.recurrence else {
             let at = schedule.start_time.filter(|s| *s >= now).unwrap_or(now);
@@ -50,12 +49,12 @@ impl Series {
         };
         let shape = match schedule.start_time {
             None => Shape::Recurring {
-                rule: Box::new(Rule::new(recurrence, now, zone)),
+                rule: Box::new(Rule::new(recurrence, now)),
                 immediate: Some(now),
                 not_before: now + TimeDelta::seconds(1),
             },
             Some(start) => Shape::Recurring {
-                rule: Box::new(Rule::new(recurrence, start, zone)),
+                rule: Box::new(Rule::new(recurrence, start)),
                 immediate: None,
                 not_before: start.max(now),
             },
@@ -88,6 +87,25 @@ impl Series {
                 Some(at) => Some(*at).filter(|at| self.end_time.is_none_or(|end| *at <= end)),
                 None => rule.first_at_or_after(*not_before, self.end_time),
             },
+        }
+    }
+
+    /// Like `first_at_or_after`, also noting the runs on the way that daylight saving moved,
+    /// skipped or repeated.
+    pub fn first_at_or_after_noting_dst(
+        &self,
+        t: DateTime<Utc>,
+        notes: &mut Vec<DstNote>,
+    ) -> Option<DateTime<Utc>> {
+        match &self.shape {
+            Shape::Recurring {
+                rule,
+                immediate,
+                not_before,
+            } if immediate.is_none_or(|i| i < t) => {
+                rule.first_noting_dst(t.max(*not_before), self.end_time, notes)
+            }
+            _ => self.first_at_or_after(t),
         }
     }
 

@@ -1,11 +1,37 @@
-//! The time zone a recurrence is evaluated in.
+//! The time zone a recurrence is evaluated in, and what a wall-clock time means around
+//! daylight-saving changes.
 //!
 //! Azure evaluated every schedule in UTC, and so does Kairos by default; named IANA zones are an
-//! extension. Wall-clock times that do not exist (the spring gap) move to the first valid
-//! instant after the gap; times that exist twice (the autumn overlap) use the first of the two.
+//! extension (`recurrence.timeZone`). The DST policy (`recurrence.dstGap`, `dstOverlap`) decides
+//! what a wall-clock run does when that time does not exist (the spring gap: move to the first
+//! valid instant after the gap — the default — or skip) or exists twice (the autumn overlap:
+//! run once at the first instant — the default — or at both).
 
+use crate::model::{DstGap, DstOverlap};
 use chrono::{DateTime, NaiveDateTime, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
+
+/// What a job does with wall-clock times that DST makes missing or doubled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DstPolicy {
+    pub gap: DstGap,
+    pub overlap: DstOverlap,
+}
+
+/// The instant(s) of one wall-clock time under a DST policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolved {
+    /// The time exists once.
+    Exact(DateTime<Utc>),
+    /// The time fell in a gap and moved to the first instant after it.
+    Moved(DateTime<Utc>),
+    /// The time fell in a gap and the policy skips it.
+    Skipped,
+    /// The time exists twice; the policy runs once, at the first.
+    First(DateTime<Utc>),
+    /// The time exists twice and the policy runs at both.
+    Twice(DateTime<Utc>, DateTime<Utc>),
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Zone {
@@ -52,6 +78,28 @@ impl Zone {
                     a.min(b)
                 }
                 chrono::LocalResult::None => self.first_instant_at_or_after(local),
+            },
+        }
+    }
+
+    /// The instant(s) of wall-clock time `local` under `policy`.
+    pub fn resolve(&self, local: NaiveDateTime, policy: DstPolicy) -> Resolved {
+        let Zone::Named(tz) = self else {
+            return Resolved::Exact(local.and_utc());
+        };
+        match tz.offset_from_local_datetime(&local) {
+            chrono::LocalResult::Single(o) => Resolved::Exact((local - o.fix()).and_utc()),
+            chrono::LocalResult::Ambiguous(a, b) => {
+                let (a, b) = ((local - a.fix()).and_utc(), (local - b.fix()).and_utc());
+                let (first, second) = (a.min(b), a.max(b));
+                match policy.overlap {
+                    DstOverlap::Once => Resolved::First(first),
+                    DstOverlap::Twice => Resolved::Twice(first, second),
+                }
+            }
+            chrono::LocalResult::None => match policy.gap {
+                DstGap::MoveForward => Resolved::Moved(self.first_instant_at_or_after(local)),
+                DstGap::Skip => Resolved::Skipped,
             },
         }
     }

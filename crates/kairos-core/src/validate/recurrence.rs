@@ -2,6 +2,7 @@
 
 use super::Problems;
 use crate::model::{JobRecurrence, JobRecurrenceSchedule, RecurrenceFrequency};
+use crate::recurrence::{DstPolicy, Zone};
 use crate::valid::{MonthDays, MonthlyOccurrences, Recurrence, Schedule};
 
 /// Largest interval per frequency (spec §9.5): 18 months, 78 weeks, 548 days, 1000 otherwise.
@@ -52,6 +53,16 @@ pub(super) fn check_recurrence(
         Some(s) => check_schedule(s, frequency, &format!("{path}.schedule"), problems),
         None => Schedule::default(),
     };
+    let zone = match r.time_zone.as_deref().map(str::trim) {
+        None | Some("") => Zone::Utc,
+        Some(name) => Zone::parse(name).unwrap_or_else(|| {
+            problems.add(
+                format!("{path}.timeZone"),
+                format!("'{name}' is not an IANA time zone name; use one such as Europe/Berlin, America/New_York or UTC"),
+            );
+            Zone::Utc
+        }),
+    };
     if problems.0.len() > before {
         return None;
     }
@@ -61,6 +72,11 @@ pub(super) fn check_recurrence(
         count: r.count.map(|c| c as u64),
         end_time: r.end_time.map(super::truncate_to_second),
         schedule,
+        zone,
+        dst: DstPolicy {
+            gap: r.dst_gap.unwrap_or_default(),
+            overlap: r.dst_overlap.unwrap_or_default(),
+        },
     })
 }
 

@@ -21,6 +21,7 @@ fn at(text: &str) -> DateTime<Utc> {
 fn check(name: &str, job: &str, now: &str, count: usize, expected: &[&str]) {
     let got: Vec<String> = preview_document(job, at(now), count)
         .unwrap_or_else(|e| panic!("{name}: rejected: {e}"))
+        .occurrences
         .iter()
         .map(format_datetime)
         .collect();
@@ -893,7 +894,10 @@ fn zone_is_a_parameter() {
     let now = at("2030-03-01T00:00:00Z");
     let schedule = validate_schedule(&parse_job_document(job).unwrap(), now).unwrap();
     let runs = |zone: Zone| -> Vec<String> {
-        preview_schedule(&schedule, now, 2, zone)
+        let mut schedule = schedule.clone();
+        schedule.recurrence.as_mut().unwrap().zone = zone;
+        preview_schedule(&schedule, now, 2)
+            .occurrences
             .iter()
             .map(format_datetime)
             .collect()
@@ -917,7 +921,6 @@ fn stepping_agrees_with_iteration() {
     let series = Series::new(
         &validate_schedule(&parse_job_document(job).unwrap(), now).unwrap(),
         now,
-        Zone::Utc,
     );
     let all: Vec<_> = series.iter().take(40).collect();
     for pair in all.windows(2) {
@@ -970,7 +973,7 @@ mod properties {
             })
     }
 
-    fn job() -> impl Strategy<Value = (ValidSchedule, DateTime<Utc>, Zone)> {
+    fn job() -> impl Strategy<Value = (ValidSchedule, DateTime<Utc>)> {
         let zones = prop::sample::select(vec![
             "UTC",
             "Europe/Berlin",
@@ -1002,18 +1005,20 @@ mod properties {
                         count,
                         end_time: None,
                         schedule,
+                        zone: Zone::parse(zone).unwrap(),
+                        dst: Default::default(),
                     }),
                     state: JobState::Enabled,
                 };
-                (valid, at(now), Zone::parse(zone).unwrap())
+                (valid, at(now))
             })
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
         #[test]
-        fn ordered_unique_and_consistent((schedule, now, zone) in job()) {
-            let series = Series::new(&schedule, now, zone);
+        fn ordered_unique_and_consistent((schedule, now) in job()) {
+            let series = Series::new(&schedule, now);
             let runs: Vec<_> = series.iter().take(30).collect();
             let not_before = schedule.start_time.map_or(now, |s| s.max(now));
             for (i, run) in runs.iter().enumerate() {
@@ -1028,4 +1033,313 @@ mod properties {
             }
         }
     }
+}
+
+/// Named time zones and the DST policy, table-driven through one `check_dst`: every transition
+/// kind (spring gap: move or skip; autumn overlap: once or twice) in four zones — a northern one,
+/// a southern one (Sydney), one with a 30-minute change (Lord Howe) and New York — plus an
+/// interval job that keeps real elapsed time. Expected instants were computed independently with
+/// Python's `zoneinfo`.
+#[test]
+fn daylight_saving_transitions() {
+    // (name, zone, wall time "HH:MM", gap, overlap, start, count, expected runs, expected notes)
+    type Note = (&'static str, &'static str, Option<&'static str>);
+    #[allow(clippy::type_complexity)]
+    let cases: &[(
+        &str,
+        &str,
+        (u32, u32),
+        &str,
+        &str,
+        &str,
+        usize,
+        &[&str],
+        &[Note],
+    )] = &[
+        (
+            "Berlin spring gap moves to 03:00",
+            "Europe/Berlin",
+            (2, 30),
+            "MoveForward",
+            "Once",
+            "2030-03-29T12:00:00Z",
+            3,
+            &[
+                "2030-03-30T01:30:00Z",
+                "2030-03-31T01:00:00Z",
+                "2030-04-01T00:30:00Z",
+            ],
+            &[("2030-03-31T02:30:00", "Moved", Some("2030-03-31T01:00:00Z"))],
+        ),
+        (
+            "Berlin spring gap skipped",
+            "Europe/Berlin",
+            (2, 30),
+            "Skip",
+            "Once",
+            "2030-03-29T12:00:00Z",
+            2,
+            &["2030-03-30T01:30:00Z", "2030-04-01T00:30:00Z"],
+            &[("2030-03-31T02:30:00", "Skipped", None)],
+        ),
+        (
+            "Berlin autumn overlap runs once, at the first 02:30",
+            "Europe/Berlin",
+            (2, 30),
+            "MoveForward",
+            "Once",
+            "2030-10-25T12:00:00Z",
+            3,
+            &[
+                "2030-10-26T00:30:00Z",
+                "2030-10-27T00:30:00Z",
+                "2030-10-28T01:30:00Z",
+            ],
+            &[],
+        ),
+        (
+            "Berlin autumn overlap runs twice",
+            "Europe/Berlin",
+            (2, 30),
+            "MoveForward",
+            "Twice",
+            "2030-10-25T12:00:00Z",
+            4,
+            &[
+                "2030-10-26T00:30:00Z",
+                "2030-10-27T00:30:00Z",
+                "2030-10-27T01:30:00Z",
+                "2030-10-28T01:30:00Z",
+            ],
+            &[(
+                "2030-10-27T02:30:00",
+                "Repeated",
+                Some("2030-10-27T01:30:00Z"),
+            )],
+        ),
+        (
+            "Sydney April overlap once",
+            "Australia/Sydney",
+            (2, 30),
+            "MoveForward",
+            "Once",
+            "2030-04-05T00:00:00Z",
+            3,
+            &[
+                "2030-04-05T15:30:00Z",
+                "2030-04-06T15:30:00Z",
+                "2030-04-07T16:30:00Z",
+            ],
+            &[],
+        ),
+        (
+            "Sydney April overlap twice",
+            "Australia/Sydney",
+            (2, 30),
+            "MoveForward",
+            "Twice",
+            "2030-04-05T00:00:00Z",
+            4,
+            &[
+                "2030-04-05T15:30:00Z",
+                "2030-04-06T15:30:00Z",
+                "2030-04-06T16:30:00Z",
+                "2030-04-07T16:30:00Z",
+            ],
+            &[(
+                "2030-04-07T02:30:00",
+                "Repeated",
+                Some("2030-04-06T16:30:00Z"),
+            )],
+        ),
+        (
+            "Sydney October gap moves to 03:00",
+            "Australia/Sydney",
+            (2, 30),
+            "MoveForward",
+            "Once",
+            "2030-10-04T00:00:00Z",
+            3,
+            &[
+                "2030-10-04T16:30:00Z",
+                "2030-10-05T16:00:00Z",
+                "2030-10-06T15:30:00Z",
+            ],
+            &[("2030-10-06T02:30:00", "Moved", Some("2030-10-05T16:00:00Z"))],
+        ),
+        (
+            "Sydney October gap skipped",
+            "Australia/Sydney",
+            (2, 30),
+            "Skip",
+            "Once",
+            "2030-10-04T00:00:00Z",
+            2,
+            &["2030-10-04T16:30:00Z", "2030-10-06T15:30:00Z"],
+            &[("2030-10-06T02:30:00", "Skipped", None)],
+        ),
+        (
+            "Lord Howe 30-minute overlap twice",
+            "Australia/Lord_Howe",
+            (1, 45),
+            "MoveForward",
+            "Twice",
+            "2030-04-05T00:00:00Z",
+            4,
+            &[
+                "2030-04-05T14:45:00Z",
+                "2030-04-06T14:45:00Z",
+                "2030-04-06T15:15:00Z",
+                "2030-04-07T15:15:00Z",
+            ],
+            &[(
+                "2030-04-07T01:45:00",
+                "Repeated",
+                Some("2030-04-06T15:15:00Z"),
+            )],
+        ),
+        (
+            "Lord Howe 30-minute overlap once",
+            "Australia/Lord_Howe",
+            (1, 45),
+            "MoveForward",
+            "Once",
+            "2030-04-05T00:00:00Z",
+            3,
+            &[
+                "2030-04-05T14:45:00Z",
+                "2030-04-06T14:45:00Z",
+                "2030-04-07T15:15:00Z",
+            ],
+            &[],
+        ),
+        (
+            "Lord Howe 30-minute gap moves to 02:30",
+            "Australia/Lord_Howe",
+            (2, 15),
+            "MoveForward",
+            "Once",
+            "2030-10-04T00:00:00Z",
+            3,
+            &[
+                "2030-10-04T15:45:00Z",
+                "2030-10-05T15:30:00Z",
+                "2030-10-06T15:15:00Z",
+            ],
+            &[("2030-10-06T02:15:00", "Moved", Some("2030-10-05T15:30:00Z"))],
+        ),
+        (
+            "Lord Howe 30-minute gap skipped",
+            "Australia/Lord_Howe",
+            (2, 15),
+            "Skip",
+            "Once",
+            "2030-10-04T00:00:00Z",
+            2,
+            &["2030-10-04T15:45:00Z", "2030-10-06T15:15:00Z"],
+            &[("2030-10-06T02:15:00", "Skipped", None)],
+        ),
+        (
+            "New York March gap moves to 03:00",
+            "America/New_York",
+            (2, 30),
+            "MoveForward",
+            "Once",
+            "2030-03-09T00:00:00Z",
+            3,
+            &[
+                "2030-03-09T07:30:00Z",
+                "2030-03-10T07:00:00Z",
+                "2030-03-11T06:30:00Z",
+            ],
+            &[("2030-03-10T02:30:00", "Moved", Some("2030-03-10T07:00:00Z"))],
+        ),
+        (
+            "New York November overlap twice",
+            "America/New_York",
+            (1, 30),
+            "MoveForward",
+            "Twice",
+            "2030-11-02T00:00:00Z",
+            4,
+            &[
+                "2030-11-02T05:30:00Z",
+                "2030-11-03T05:30:00Z",
+                "2030-11-03T06:30:00Z",
+                "2030-11-04T06:30:00Z",
+            ],
+            &[(
+                "2030-11-03T01:30:00",
+                "Repeated",
+                Some("2030-11-03T06:30:00Z"),
+            )],
+        ),
+    ];
+    for (name, zone, (h, m), gap, overlap, start, count, runs, notes) in cases {
+        let job = format!(
+            r#"{{"startTime": "{start}", "recurrence": {{"frequency": "Day", "timeZone": "{zone}", "dstGap": "{gap}",
+                "dstOverlap": "{overlap}", "schedule": {{"hours": [{h}], "minutes": [{m}]}}}}}}"#
+        );
+        check_dst(name, &job, start, *count, runs, notes);
+    }
+    // Minute and Hour frequencies keep real elapsed time: hourly across Berlin's spring gap.
+    check_dst(
+        "hourly keeps elapsed time across the gap",
+        r#"{"startTime": "2030-03-30T23:00:00Z", "recurrence": {"frequency": "Hour", "timeZone": "Europe/Berlin"}}"#,
+        "2030-03-30T23:00:00Z",
+        4,
+        &[
+            "2030-03-30T23:00:00Z",
+            "2030-03-31T00:00:00Z",
+            "2030-03-31T01:00:00Z",
+            "2030-03-31T02:00:00Z",
+        ],
+        &[],
+    );
+}
+
+fn check_dst(
+    name: &str,
+    job: &str,
+    now: &str,
+    count: usize,
+    runs: &[&str],
+    notes: &[(&str, &str, Option<&str>)],
+) {
+    let preview =
+        preview_document(job, at(now), count).unwrap_or_else(|e| panic!("{name}: rejected: {e}"));
+    let got: Vec<String> = preview.occurrences.iter().map(format_datetime).collect();
+    assert_eq!(got, runs, "runs: {name}");
+    let got_notes: Vec<(String, String, Option<String>)> = preview
+        .dst_notes
+        .iter()
+        .map(|n| {
+            (
+                n.wall_time.format("%Y-%m-%dT%H:%M:%S").to_string(),
+                format!("{:?}", n.adjustment),
+                n.at.map(|a| format_datetime(&a)),
+            )
+        })
+        .collect();
+    let want_notes: Vec<(String, String, Option<String>)> = notes
+        .iter()
+        .map(|(w, a, at)| (w.to_string(), a.to_string(), at.map(str::to_string)))
+        .collect();
+    assert_eq!(got_notes, want_notes, "DST notes: {name}");
+}
+
+#[test]
+fn an_unknown_time_zone_is_a_clear_error() {
+    let err = preview_document(
+        r#"{"recurrence": {"frequency": "Day", "timeZone": "Mars/Olympus_Mons"}}"#,
+        at("2030-01-01T00:00:00Z"),
+        3,
+    )
+    .unwrap_err();
+    assert_eq!(err.first().path, "properties.recurrence.timeZone");
+    assert!(
+        err.first().message.contains("not an IANA time zone"),
+        "{}",
+        err.first().message
+    );
 }
