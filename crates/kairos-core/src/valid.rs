@@ -153,10 +153,20 @@ pub struct NotificationAction {
 }
 
 /// What happens after a failed attempt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Retry {
     None,
-    Fixed { interval: Duration, count: u32 },
+    Fixed {
+        interval: Duration,
+        count: u32,
+    },
+    /// Kairos extension: `initial`, then × `multiplier` each retry, capped at `max_interval`.
+    Exponential {
+        initial: Duration,
+        multiplier: f64,
+        max_interval: Duration,
+        count: u32,
+    },
 }
 
 impl Retry {
@@ -166,11 +176,30 @@ impl Retry {
         count: 4,
     };
 
+    /// How long to wait before retry number `retry` (1-based), or `None` when no retry is left.
+    pub fn delay_before(&self, retry: u32) -> Option<Duration> {
+        match *self {
+            Retry::None => None,
+            Retry::Fixed { interval, count } => (retry <= count).then_some(interval),
+            Retry::Exponential {
+                initial,
+                multiplier,
+                max_interval,
+                count,
+            } => (retry <= count).then(|| {
+                let factor = multiplier.powi(retry.saturating_sub(1).min(64) as i32);
+                Duration::from_secs_f64(
+                    (initial.as_secs_f64() * factor).min(max_interval.as_secs_f64()),
+                )
+            }),
+        }
+    }
+
     /// How many retries follow a failed first attempt.
     pub fn count(&self) -> u32 {
         match self {
             Retry::None => 0,
-            Retry::Fixed { count, .. } => *count,
+            Retry::Fixed { count, .. } | Retry::Exponential { count, .. } => *count,
         }
     }
 }

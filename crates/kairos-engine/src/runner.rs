@@ -418,13 +418,12 @@ fn record_one(tx: &rusqlite::Transaction<'_>, f: &Finished) -> Result<bool> {
         )?
         .execute(params![i64::from(!f.success), f.start_ms, attempt.job_id])?;
     }
-    let retries = match f.retry {
-        Retry::None => None,
-        Retry::Fixed { interval, count } => Some((interval, count as i64)),
-    };
-    match (f.success, retries) {
-        (false, Some((interval, count))) if attempt.retry_count < count => {
-            let due = f.end_ms + interval.as_millis() as i64;
+    let next_retry = u32::try_from(attempt.retry_count + 1)
+        .ok()
+        .and_then(|n| f.retry.delay_before(n));
+    match (f.success, next_retry) {
+        (false, Some(delay)) => {
+            let due = f.end_ms + delay.as_millis() as i64;
             tx.execute(
                 "UPDATE attempts SET retry_count = retry_count + 1, due_at = ?1, claimed = 0 WHERE id = ?2",
                 params![due, attempt.id],

@@ -511,3 +511,45 @@ async fn a_schedule_with_no_run_left_is_completed_at_once() {
         "methods are stored upper-case"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exponential_retries_wait_longer_each_time_up_to_the_cap() {
+    let (target, base) = Target::start().await;
+    target.answer("/exp", 500);
+    let s = setup("2030-01-01T08:00:00Z");
+    let key = s.collection.job("exp");
+    s.engine
+        .put_job(
+            &key,
+            json!({"properties": {"startTime": "2030-01-01T08:00:00Z", "action": {
+                "type": "Http", "request": {"uri": format!("{base}/exp"), "method": "GET"},
+                "retryPolicy": {"retryType": "Exponential", "retryInterval": "PT15S", "retryMultiplier": 2,
+                                "maxRetryInterval": "PT40S", "retryCount": 3}}}}),
+        )
+        .unwrap();
+    let runner = s.engine.start_runner();
+    let next = |s: &Setup| {
+        job(&s.engine, &key)
+            .properties
+            .status
+            .and_then(|st| st.next_execution_time)
+    };
+    // Attempts end at the manual clock's time, so each retry is due exactly delay after it.
+    for (attempts, due) in [
+        (1, "2030-01-01T08:00:15Z"),
+        (2, "2030-01-01T08:00:45Z"),
+        (3, "2030-01-01T08:01:25Z"),
+    ] {
+        eventually("attempt", || target.hits("/exp").len() == attempts).await;
+        eventually("retry scheduled", || next(&s) == Some(at(due))).await;
+        s.clock.set(at(due));
+    }
+    eventually("fourth and last attempt", || target.hits("/exp").len() == 4).await;
+    eventually("faulted", || {
+        job(&s.engine, &key).properties.state == Some(JobState::Faulted)
+    })
+    .await;
+    let retries: Vec<i64> = history(&s.engine, &key).iter().map(|h| h.2).collect();
+    assert_eq!(retries, vec![3, 2, 1, 0]);
+    runner.shutdown().await;
+}

@@ -201,4 +201,14 @@ pub struct RetryPolicy {
     pub retry_interval: Option<Duration>,
     #[serde(default, with = "opt_int", skip_serializing_if = "Option::is_none")]
     pub retry_count: Option<i64>,
+    /// Kairos extension, with `Exponential`: each retry waits this many times longer (default 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_multiplier: Option<f64>,
+    /// Kairos extension, with `Exponential`: the longest wait between retries (default PT1H).
+    #[serde(
+        default,
+        with = "opt_duration",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_retry_interval: Option<Duration>,
 }

@@ -29,6 +29,7 @@ wire_enum! {
     RetryType {
         None = "None",
         Fixed = "Fixed",
+        Exponential = "Exponential",
     }
 }
 

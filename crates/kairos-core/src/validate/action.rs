@@ -20,6 +20,9 @@ pub const MAX_HEADERS_LENGTH: usize = 4096;
 pub const MIN_RETRY_INTERVAL: Duration = Duration::from_secs(15);
 pub const MAX_RETRY_INTERVAL: Duration = Duration::from_secs(548 * 86400);
 pub const MAX_RETRY_COUNT: i64 = 20;
+/// Exponential retry defaults (Kairos extension): double each time, at most an hour apart.
+pub const DEFAULT_RETRY_MULTIPLIER: f64 = 2.0;
+pub const DEFAULT_MAX_RETRY_INTERVAL: Duration = Duration::from_secs(3600);
 
 /// Validate an action; `main` is false for the error action, which may not chain another.
 /// The error action inherits the main action's retry policy when it has none (spec §7.1).
@@ -137,36 +140,66 @@ fn check_retry(p: &RetryPolicy, path: &str, problems: &mut Problems) -> Retry {
     match kind {
         RetryType::None => Retry::None,
         RetryType::Fixed => {
-            let Retry::Fixed {
-                interval: default_interval,
-                count: default_count,
-            } = Retry::DEFAULT
-            else {
-                unreachable!("the default policy is Fixed")
-            };
-            let interval = p.retry_interval.unwrap_or(default_interval);
-            if !(MIN_RETRY_INTERVAL..=MAX_RETRY_INTERVAL).contains(&interval) {
+            let (interval, count) = check_interval_and_count(p, path, problems);
+            Retry::Fixed { interval, count }
+        }
+        RetryType::Exponential => {
+            let (initial, count) = check_interval_and_count(p, path, problems);
+            let multiplier = p.retry_multiplier.unwrap_or(DEFAULT_RETRY_MULTIPLIER);
+            if !(multiplier.is_finite() && (1.0..=10.0).contains(&multiplier)) {
                 problems.add(
-                    format!("{path}.retryInterval"),
+                    format!("{path}.retryMultiplier"),
+                    format!("must be between 1 and 10; got {multiplier}"),
+                );
+            }
+            let max_interval = p
+                .max_retry_interval
+                .unwrap_or(DEFAULT_MAX_RETRY_INTERVAL.max(initial));
+            if !(initial..=MAX_RETRY_INTERVAL).contains(&max_interval) {
+                problems.add(
+                    format!("{path}.maxRetryInterval"),
                     format!(
-                        "must be between 15 seconds (PT15S) and 18 months (P548D); got {}",
-                        crate::iso8601::format_duration(interval)
+                        "must be at least the retryInterval ({}) and at most 18 months (P548D); got {}",
+                        crate::iso8601::format_duration(initial),
+                        crate::iso8601::format_duration(max_interval)
                     ),
                 );
             }
-            let count = p.retry_count.unwrap_or(default_count as i64);
-            if !(0..=MAX_RETRY_COUNT).contains(&count) {
-                problems.add(
-                    format!("{path}.retryCount"),
-                    format!("must be between 0 and {MAX_RETRY_COUNT}; got {count}"),
-                );
-            }
-            Retry::Fixed {
-                interval,
-                count: count.clamp(0, MAX_RETRY_COUNT) as u32,
+            Retry::Exponential {
+                initial,
+                multiplier: multiplier.clamp(1.0, 10.0),
+                max_interval,
+                count,
             }
         }
     }
+}
+
+/// `retryInterval` and `retryCount` with their defaults (PT30S, 4) and bounds.
+fn check_interval_and_count(
+    p: &RetryPolicy,
+    path: &str,
+    problems: &mut Problems,
+) -> (Duration, u32) {
+    let (default_interval, default_count) = (Duration::from_secs(30), 4);
+    let interval = p.retry_interval.unwrap_or(default_interval);
+    if !(MIN_RETRY_INTERVAL..=MAX_RETRY_INTERVAL).contains(&interval) {
+        problems.add(
+            format!("{path}.retryInterval"),
+            format!(
+                "must be between 15 seconds (PT15S) and 18 months (P548D); got {}",
+                crate::iso8601::format_duration(interval)
+            ),
+        );
+    }
+    let count = p.retry_count.unwrap_or(default_count);
+    if !(0..=MAX_RETRY_COUNT).contains(&count) {
+        problems.add(
+            format!("{path}.retryCount"),
+            format!("must be between 0 and {MAX_RETRY_COUNT}; got {count}"),
+        );
+    }
+    (interval, count.clamp(0, MAX_RETRY_COUNT) as u32)
 }
 
 fn check_http(

@@ -1912,3 +1912,76 @@ fn spec_example_job_is_valid() {
     );
     assert_eq!(http.body.as_deref(), Some("hi"));
 }
+
+#[test]
+fn exponential_retry_policy() {
+    use kairos_core::valid::Retry;
+    use std::time::Duration;
+    let job = |policy: &str| {
+        format!(
+            r#"{{"action": {{"type": "Http", "request": {{"uri": "http://127.0.0.1/", "method": "GET"}}, "retryPolicy": {policy}}}}}"#
+        )
+    };
+    let now = chrono::DateTime::parse_from_rfc3339("2030-01-01T00:00:00Z")
+        .unwrap()
+        .with_timezone(&chrono::Utc);
+    let parse = |text: &str| {
+        let props = kairos_core::document::parse_job_document(text).unwrap();
+        kairos_core::validate::validate_job(&props, now)
+    };
+    let valid = parse(&job(
+        r#"{"retryType": "exponential", "retryInterval": "PT15S", "retryCount": 5}"#,
+    ))
+    .unwrap();
+    let retry = valid.action.retry;
+    let delays: Vec<u64> = (1..=6)
+        .filter_map(|n| retry.delay_before(n))
+        .map(|d| d.as_secs())
+        .collect();
+    assert_eq!(
+        delays,
+        vec![15, 30, 60, 120, 240],
+        "doubling by default, five retries"
+    );
+    let capped = parse(&job(
+        r#"{"retryType": "Exponential", "retryInterval": "PT1M", "retryMultiplier": 3, "maxRetryInterval": "PT5M", "retryCount": 4}"#,
+    ))
+    .unwrap()
+    .action
+    .retry;
+    assert_eq!(
+        capped,
+        Retry::Exponential {
+            initial: Duration::from_secs(60),
+            multiplier: 3.0,
+            max_interval: Duration::from_secs(300),
+            count: 4
+        }
+    );
+    let delays: Vec<u64> = (1..=4)
+        .filter_map(|n| capped.delay_before(n))
+        .map(|d| d.as_secs())
+        .collect();
+    assert_eq!(delays, vec![60, 180, 300, 300]);
+    for (policy, path) in [
+        (
+            r#"{"retryType": "Exponential", "retryMultiplier": 0.5}"#,
+            "retryMultiplier",
+        ),
+        (
+            r#"{"retryType": "Exponential", "retryInterval": "PT1M", "maxRetryInterval": "PT30S"}"#,
+            "maxRetryInterval",
+        ),
+        (
+            r#"{"retryType": "Exponential", "retryCount": 21}"#,
+            "retryCount",
+        ),
+    ] {
+        let err = parse(&job(policy)).unwrap_err();
+        assert_eq!(
+            err.first().path,
+            format!("properties.action.retryPolicy.{path}"),
+            "{policy}"
+        );
+    }
+}
