@@ -4,7 +4,9 @@
 //! the runner never re-check. Sets of hours, minutes and days are bit masks, both because that
 //! is what the math wants (next set bit) and because it makes duplicates impossible.
 
-use crate::model::{BrokeredMessageProperties, JobState, RecurrenceFrequency, Secret};
+use crate::model::{
+    BrokeredMessageProperties, CatchUpPolicy, JobState, OverlapPolicy, RecurrenceFrequency, Secret,
+};
 use crate::recurrence::{DstPolicy, Zone};
 use chrono::{DateTime, Utc};
 use std::time::Duration;
@@ -28,6 +30,29 @@ pub struct Recurrence {
     /// Where wall-clock times are read (UTC unless `timeZone` says otherwise).
     pub zone: Zone,
     pub dst: DstPolicy,
+    pub catch_up: CatchUp,
+    pub overlap: OverlapPolicy,
+}
+
+/// What the runner does with occurrences it could not run on time (Kairos extension).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CatchUp {
+    pub policy: CatchUpPolicy,
+    /// With `All`: at most this many missed occurrences run (the latest).
+    pub max_count: u32,
+    /// With `All`: only missed occurrences at most this old run.
+    pub max_age: Duration,
+}
+
+impl Default for CatchUp {
+    /// Azure's behaviour: missed occurrences are skipped.
+    fn default() -> Self {
+        CatchUp {
+            policy: CatchUpPolicy::None,
+            max_count: 10,
+            max_age: Duration::from_secs(86_400),
+        }
+    }
 }
 
 /// `JobRecurrenceSchedule` as sets. `None` = the field was not given (defaults apply, §9.3).

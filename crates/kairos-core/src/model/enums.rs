@@ -143,6 +143,7 @@ wire_enum! {
     }
 }
 
+#[allow(clippy::derivable_impls)] // the enum comes from a macro that cannot take #[default]
 impl Default for DstGap {
     fn default() -> Self {
         DstGap::MoveForward
@@ -157,8 +158,29 @@ wire_enum! {
     }
 }
 
+#[allow(clippy::derivable_impls)] // the enum comes from a macro that cannot take #[default]
 impl Default for DstOverlap {
     fn default() -> Self {
         DstOverlap::Once
+    }
+}
+
+wire_enum! {
+    /// `recurrence.catchUp.policy` (Kairos extension): occurrences missed while the machine was
+    /// off or asleep or Kairos was not running.
+    CatchUpPolicy {
+        None = "None",
+        Latest = "Latest",
+        All = "All",
+    }
+}
+
+wire_enum! {
+    /// `recurrence.overlap` (Kairos extension): an occurrence due while the previous one is still
+    /// running or retrying.
+    OverlapPolicy {
+        Skip = "Skip",
+        Queue = "Queue",
+        Parallel = "Parallel",
     }
 }

@@ -1,9 +1,13 @@
 //! `JobRecurrence` and `JobRecurrenceSchedule` (spec §5.5, semantics in §9).
 
-use super::enums::{DayOfWeek, DstGap, DstOverlap, RecurrenceFrequency};
+use super::enums::{
+    CatchUpPolicy, DayOfWeek, DstGap, DstOverlap, OverlapPolicy, RecurrenceFrequency,
+};
+use super::serde_helpers::opt_duration;
 use super::serde_helpers::{opt_datetime, opt_day_list, opt_int, opt_int_list};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use std::time::Duration;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -32,6 +36,30 @@ pub struct JobRecurrence {
     /// Kairos extension: a wall-clock run in the autumn DST overlap (default Once).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dst_overlap: Option<DstOverlap>,
+    /// Kairos extension: what happens to occurrences missed while Kairos could not run them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub catch_up: Option<CatchUp>,
+    /// Kairos extension: an occurrence due while the previous one still runs (default Skip).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overlap: Option<OverlapPolicy>,
+}
+
+/// `recurrence.catchUp` (Kairos extension).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CatchUp {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<CatchUpPolicy>,
+    /// With `All`: run at most this many of the missed occurrences (the latest ones).
+    #[serde(default, with = "opt_int", skip_serializing_if = "Option::is_none")]
+    pub max_count: Option<i64>,
+    /// With `All`: run only missed occurrences at most this old.
+    #[serde(
+        default,
+        with = "opt_duration",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_age: Option<Duration>,
 }
 
 /// The docs write `minute`/`hour` and single integers in places; both are accepted.

@@ -1,9 +1,11 @@
 //! Recurrence rules (spec §5.5, §9.3, §9.5, §11).
 
 use super::Problems;
-use crate::model::{JobRecurrence, JobRecurrenceSchedule, RecurrenceFrequency};
+use crate::model::{
+    CatchUpPolicy, JobRecurrence, JobRecurrenceSchedule, OverlapPolicy, RecurrenceFrequency,
+};
 use crate::recurrence::{DstPolicy, Zone};
-use crate::valid::{MonthDays, MonthlyOccurrences, Recurrence, Schedule};
+use crate::valid::{CatchUp, MonthDays, MonthlyOccurrences, Recurrence, Schedule};
 
 /// Largest interval per frequency (spec §9.5): 18 months, 78 weeks, 548 days, 1000 otherwise.
 pub fn max_interval(frequency: RecurrenceFrequency) -> i64 {
@@ -63,6 +65,7 @@ pub(super) fn check_recurrence(
             Zone::Utc
         }),
     };
+    let catch_up = check_catch_up(r.catch_up.as_ref(), &format!("{path}.catchUp"), problems);
     if problems.0.len() > before {
         return None;
     }
@@ -77,6 +80,8 @@ pub(super) fn check_recurrence(
             gap: r.dst_gap.unwrap_or_default(),
             overlap: r.dst_overlap.unwrap_or_default(),
         },
+        catch_up,
+        overlap: r.overlap.unwrap_or(OverlapPolicy::Skip),
     })
 }
 
@@ -172,6 +177,38 @@ fn check_schedule(
             mo.0[idx] |= MonthlyOccurrences::EVERY;
         }
         out.monthly_occurrences = Some(mo);
+    }
+    out
+}
+
+fn check_catch_up(
+    c: Option<&crate::model::CatchUp>,
+    path: &str,
+    problems: &mut Problems,
+) -> CatchUp {
+    let mut out = CatchUp::default();
+    let Some(c) = c else { return out };
+    out.policy = c.policy.unwrap_or(CatchUpPolicy::None);
+    if let Some(n) = c.max_count {
+        if !(1..=1000).contains(&n) {
+            problems.add(
+                format!("{path}.maxCount"),
+                format!("must be between 1 and 1000; got {n}"),
+            );
+        }
+        out.max_count = n.clamp(1, 1000) as u32;
+    }
+    if let Some(age) = c.max_age {
+        if age.is_zero() || age > std::time::Duration::from_secs(548 * 86_400) {
+            problems.add(
+                format!("{path}.maxAge"),
+                format!(
+                    "must be longer than zero and at most 18 months (P548D); got {}",
+                    crate::iso8601::format_duration(age)
+                ),
+            );
+        }
+        out.max_age = age;
     }
     out
 }

@@ -172,7 +172,8 @@ fn enums_read_in_any_case_and_write_pascal_case() {
         check(input, Some(*want));
     }
     check_enum::<ActionType>("Ftp", None);
-    check_enum::<RetryType>("Exponential", None);
+    check_enum::<RetryType>("exponential", Some("Exponential"));
+    check_enum::<RetryType>("Linear", None);
     check_enum::<DayOfWeek>("Mon", None);
     check_enum::<SkuName>("Premium", None);
 

@@ -1007,6 +1007,8 @@ mod properties {
                         schedule,
                         zone: Zone::parse(zone).unwrap(),
                         dst: Default::default(),
+                        catch_up: Default::default(),
+                        overlap: kairos_core::model::OverlapPolicy::Parallel,
                     }),
                     state: JobState::Enabled,
                 };

@@ -940,13 +940,13 @@ fn retry_policy() {
     // retryType is required and must be known.
     check(
         retry(r#"{"retryInterval":"PT30S","retryCount":3}"#),
-        &[(&format!("{R}.retryType"), "is required; use None or Fixed")],
+        &[(&format!("{R}.retryType"), "is required; use None, Fixed or Exponential")],
     );
     check(
-        retry(r#"{"retryType":"Exponential"}"#),
+        retry(r#"{"retryType":"Linear"}"#),
         &[(
             &format!("{R}.retryType"),
-            "'Exponential' is not a valid value; expected None or Fixed",
+            "'Linear' is not a valid value; expected None, Fixed or Exponential",
         )],
     );
     // What the validated job carries.
