@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 # One shared target dir outside the clone, so repeated runs (and CI) do not rebuild the world.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/kairos-target}"
 
+echo "== Test dependencies (D-Bus and python3-dbusmock for the notification tests)"
+bash scripts/setup-test-deps.sh
+
 echo "== Rust tests"
 if cargo nextest --version >/dev/null 2>&1; then
   cargo nextest run --workspace --all-targets --no-fail-fast

@@ -52,8 +52,15 @@ def target():
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = KairosServer(tmp_path_factory.mktemp("kairos") / "data").start()
+def server_env():
+    """Extra environment for the module's server; a test module may override it
+    (test_storage_queue.py points KAIROS_STORAGE_QUEUE_URL at its Azurite)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, server_env):
+    srv = KairosServer(tmp_path_factory.mktemp("kairos") / "data", extra_env=server_env).start()
     yield srv
     if srv.proc is not None:
         crashed = srv.proc.poll()

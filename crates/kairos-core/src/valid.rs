@@ -5,7 +5,8 @@
 //! is what the math wants (next set bit) and because it makes duplicates impossible.
 
 use crate::model::{
-    BrokeredMessageProperties, CatchUpPolicy, JobState, OverlapPolicy, RecurrenceFrequency, Secret,
+    BrokeredMessageProperties, CatchUpPolicy, JobState, OverlapPolicy, QueueMessageEncoding,
+    RecurrenceFrequency, Secret,
 };
 use crate::recurrence::{DstPolicy, Zone};
 use chrono::{DateTime, Utc};
@@ -157,6 +158,7 @@ pub struct StorageQueueAction {
     pub queue_name: String,
     pub sas_token: Secret,
     pub message: String,
+    pub encoding: QueueMessageEncoding,
 }
 
 #[derive(Debug, Clone, PartialEq)]

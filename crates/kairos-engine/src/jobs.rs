@@ -139,6 +139,7 @@ impl Engine {
             check_quota(tx, collection_id, &collection, existing.is_none(), &key.name, &valid)?;
             let state = props.state.unwrap_or(JobState::Enabled);
             normalize_methods(&mut properties);
+            fill_certificate_facts(&mut properties)?;
             let json = properties.to_string();
             let schedule_changed = existing.as_ref().is_none_or(|row| schedule_of(&row.properties) != schedule_of(&json));
             let (anchor, runs) = match &existing {
@@ -324,6 +325,52 @@ impl Engine {
     }
 }
 
+/// A client certificate's public facts (thumbprint, subject, expiry) are read from the PFX when
+/// the job is saved, so responses can show them while the PFX and its password stay hidden
+/// (spec §8). A PFX that cannot be opened is a 400 naming the field.
+fn fill_certificate_facts(properties: &mut Value) -> Result<()> {
+    for (pointer, path) in [
+        (
+            "/action/request/authentication",
+            "properties.action.request.authentication",
+        ),
+        (
+            "/action/errorAction/request/authentication",
+            "properties.action.errorAction.request.authentication",
+        ),
+    ] {
+        let Some(Value::Object(auth)) = properties.pointer_mut(pointer) else {
+            continue;
+        };
+        let is_cert = auth
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.eq_ignore_ascii_case("ClientCertificate"));
+        let Some(pfx) = auth.get("pfx").and_then(Value::as_str).filter(|_| is_cert) else {
+            continue;
+        };
+        let password = auth
+            .get("password")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let facts = crate::actions::certificate_facts(pfx, password)
+            .map_err(|why| EngineError::bad_request(format!("{path}.pfx"), why))?;
+        auth.insert(
+            "certificateThumbprint".into(),
+            Value::String(facts.thumbprint),
+        );
+        auth.insert(
+            "certificateSubjectName".into(),
+            Value::String(facts.subject_name),
+        );
+        auth.insert(
+            "certificateExpirationDate".into(),
+            Value::String(kairos_core::iso8601::format_datetime(&facts.expiration)),
+        );
+    }
+    Ok(())
+}
+
 /// HTTP methods are stored upper-case (`post` becomes `POST`), in the action and error action.
 fn normalize_methods(properties: &mut Value) {
     let Some(action) = properties.get_mut("action") else {
@@ -483,8 +530,8 @@ fn present_job(
         None // as the live service: a disabled job that never ran has no status
     } else {
         let retry_due: Option<i64> = conn.query_row(
-            "SELECT min(due_at) FROM attempts WHERE job_id = ?1",
-            params![row.id],
+            "SELECT min(due_at) FROM attempts WHERE job_id = ?1 AND claimed = 0 AND due_at < ?2",
+            params![row.id, crate::runner::QUEUED_DUE],
             |r| r.get(0),
         )?;
         let next = match row.state {

@@ -13,6 +13,7 @@ pub mod keys;
 pub mod lease;
 mod merge;
 mod plan;
+pub mod promote;
 pub mod quota;
 pub mod runner;
 pub mod store;

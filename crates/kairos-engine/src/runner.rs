@@ -11,13 +11,13 @@
 use crate::actions::AttemptContext;
 use crate::engine::Engine;
 use crate::error::Result;
-use crate::jobs::{job_from_row, JOB_COLUMNS};
+use crate::jobs::{job_from_row, JobRow, JOB_COLUMNS};
 use crate::lease;
+use crate::promote::{self, MissReason, Promotion};
 use crate::time::{from_ms, to_ms};
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Utc};
 use kairos_core::model::JobState;
 use kairos_core::valid::{Action, Retry};
-use kairos_core::validate::truncate_to_second;
 use rusqlite::{params, OptionalExtension};
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch, Semaphore};
@@ -28,6 +28,11 @@ use tokio::task::JoinSet;
 const PROMOTE_BATCH: i64 = 1_000;
 const CLAIM_BATCH: i64 = 5_000;
 const RECORD_BATCH: usize = 1_000;
+/// `due_at` of an attempt queued behind the previous occurrence (overlap Queue): never due by
+/// time; released when that occurrence finishes.
+pub(crate) const QUEUED_DUE: i64 = i64::MAX / 2;
+/// A wall-clock jump larger than this (beyond real elapsed time) counts as sleep or a clock change.
+const CLOCK_JUMP_MS: i64 = 30_000;
 /// History kept per job (spec §10.2, §11): the last 1,000 executions, at most 60 days.
 const HISTORY_KEEP: i64 = 1_000;
 const RETENTION_MS: i64 = 60 * 24 * 3600 * 1000;
@@ -80,9 +85,27 @@ impl Engine {
         let mut in_flight = JoinSet::new();
         let mut last_retention: Option<i64> = None;
         let mut held = false;
+        // Wall clock against monotonic clock: when the wall clock moved much further than real
+        // time passed, the computer slept or the clock was set forward.
+        let mut last_seen: Option<(std::time::Instant, i64)> = None;
+        let mut first_pass = true;
         while !*stop.borrow() {
             let now = self.inner.clock.now();
             let now_ms = to_ms(now);
+            let jumped = last_seen.is_some_and(|(instant, wall)| {
+                (now_ms - wall) - instant.elapsed().as_millis() as i64 > CLOCK_JUMP_MS
+            });
+            last_seen = Some((std::time::Instant::now(), now_ms));
+            if jumped {
+                tracing::info!("the wall clock jumped ahead of real time: resumed from sleep or the clock was set");
+            }
+            let reason = if first_pass {
+                MissReason::NotRunning
+            } else if jumped {
+                MissReason::AsleepOrClockJump
+            } else {
+                MissReason::Busy
+            };
             let holds_lease =
                 lease::acquire(&self.inner.store, &owner, now_ms).unwrap_or_else(|e| {
                     tracing::error!(error = %e, "cannot take the runner lease");
@@ -97,9 +120,10 @@ impl Engine {
             held = holds_lease;
             let mut wake_at = now_ms + lease::LEASE_RENEW_MS;
             if holds_lease {
-                if let Err(e) = self.promote_due(now) {
+                if let Err(e) = self.promote_due(now, reason) {
                     tracing::error!(error = %e, "cannot promote due occurrences");
                 }
+                first_pass = false;
                 match self.claim_due(now_ms) {
                     Ok(attempts) => {
                         for attempt in attempts {
@@ -180,7 +204,7 @@ impl Engine {
     }
 
     /// Turn every occurrence that is due into an attempt row and advance its job, in batches.
-    fn promote_due(&self, now: DateTime<Utc>) -> Result<()> {
+    fn promote_due(&self, now: DateTime<Utc>, reason: MissReason) -> Result<()> {
         let now_ms = to_ms(now);
         loop {
             let promoted = self.inner.store.write(|tx| {
@@ -194,36 +218,39 @@ impl Engine {
                 };
                 for row in &rows {
                     let Some(scheduled) = row.next_run else { continue };
-                    let runs = row.series_runs + 1;
-                    let repeat = row.repeat_count + 1;
-                    // A one-time job has no next run; no need to compile it here. (The key
+                    // A one-time job has no next run and always runs, however late (its one
+                    // occurrence is never skipped); no need to compile it here. (The key
                     // `"recurrence"` can only be missing from a job without one.)
                     let one_time = !row.properties.contains("\"recurrence\"");
-                    let next = if one_time { None } else { match self.inner.plans.get(row.id, row.version, &row.properties, row.series_anchor) {
-                        Ok(plan) => {
-                            let done = plan.series.count().is_some_and(|c| runs as u64 >= c);
-                            let next = if done { None } else { plan.series.next_after(from_ms(scheduled)) };
-                            // Occurrences missed while Kairos was not running are skipped: the
-                            // first missed one runs (late), then the series resumes in the future.
-                            match next {
-                                Some(n) if n <= now => plan.series.first_at_or_after(truncate_to_second(now) + TimeDelta::seconds(1)),
-                                other => other,
+                    let promotion = if one_time {
+                        Promotion { runs: vec![(from_ms(scheduled), from_ms(scheduled))], queued: false, postponed: None, next: None }
+                    } else {
+                        match self.inner.plans.get(row.id, row.version, &row.properties, row.series_anchor) {
+                            Ok(plan) => match &plan.job.schedule.recurrence {
+                                Some(recurrence) => {
+                                    let busy: bool = tx
+                                        .prepare_cached("SELECT EXISTS (SELECT 1 FROM attempts WHERE job_id = ?1)")?
+                                        .query_row(params![row.id], |r| r.get(0))?;
+                                    promote::decide(
+                                        &plan.series,
+                                        recurrence,
+                                        row.id,
+                                        from_ms(scheduled),
+                                        now,
+                                        row.series_runs as u64,
+                                        busy,
+                                        reason,
+                                    )
+                                }
+                                None => Promotion { runs: vec![(from_ms(scheduled), from_ms(scheduled))], queued: false, postponed: None, next: None },
+                            },
+                            Err(e) => {
+                                tracing::error!(job = row.id, error = %e, "cannot compile a stored job; it runs no more");
+                                Promotion { runs: vec![], queued: false, postponed: None, next: None }
                             }
                         }
-                        Err(e) => {
-                            tracing::error!(job = row.id, error = %e, "cannot compile a stored job; it runs no more");
-                            None
-                        }
-                    } };
-                    tx.execute(
-                        "UPDATE jobs SET next_run = ?1, series_runs = ?2, repeat_count = ?3 WHERE id = ?4",
-                        params![next.map(to_ms), runs, repeat, row.id],
-                    )?;
-                    tx.execute(
-                        "INSERT INTO attempts (job_id, scheduled_time, repeat_count, action_name, retry_count, due_at, is_last)
-                         VALUES (?1, ?2, ?3, 'MainAction', 0, ?2, ?4)",
-                        params![row.id, scheduled, repeat, next.is_none()],
-                    )?;
+                    };
+                    self.apply_promotion(tx, row, &promotion, now_ms)?;
                 }
                 Ok(rows.len() as i64)
             })?;
@@ -231,6 +258,51 @@ impl Engine {
                 return Ok(());
             }
         }
+    }
+
+    /// Write a promotion: its attempts, its Postponed record, the job's next run.
+    fn apply_promotion(
+        &self,
+        tx: &rusqlite::Transaction<'_>,
+        row: &JobRow,
+        p: &Promotion,
+        now_ms: i64,
+    ) -> Result<()> {
+        let mut repeat = row.repeat_count;
+        let last_index = p.runs.len().saturating_sub(1);
+        for (i, (scheduled, due)) in p.runs.iter().enumerate() {
+            repeat += 1;
+            let due = if p.queued { QUEUED_DUE } else { to_ms(*due) };
+            let is_last = p.next.is_none() && i == last_index;
+            tx.prepare_cached(
+                "INSERT INTO attempts (job_id, scheduled_time, repeat_count, action_name, retry_count, due_at, is_last)
+                 VALUES (?1, ?2, ?3, 'MainAction', 0, ?4, ?5)",
+            )?
+            .execute(params![row.id, to_ms(*scheduled), repeat, due, is_last])?;
+        }
+        if let Some(postponed) = &p.postponed {
+            tx.execute(
+                "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+                 VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Postponed', ?4, 0, ?5)",
+                params![row.id, now_ms, to_ms(postponed.first), postponed.message, repeat],
+            )?;
+        }
+        // A series with nothing left ends here when nothing runs (all skipped).
+        let finished = p.next.is_none() && p.runs.is_empty();
+        tx.prepare_cached(
+            "UPDATE jobs SET next_run = ?1, series_runs = series_runs + ?2, repeat_count = ?3,
+             state = CASE WHEN ?4 THEN 'Completed' ELSE state END,
+             finished_at = CASE WHEN ?4 THEN ?5 ELSE finished_at END WHERE id = ?6",
+        )?
+        .execute(params![
+            p.next.map(to_ms),
+            p.runs.len() as i64,
+            repeat,
+            finished,
+            now_ms,
+            row.id
+        ])?;
+        Ok(())
     }
 
     /// Attempts due now and not yet claimed, claimed in one transaction.
@@ -443,29 +515,25 @@ fn record_one(tx: &rusqlite::Transaction<'_>, f: &Finished) -> Result<bool> {
                 )?;
                 Ok(true)
             } else {
-                finish_occurrence(tx, attempt, JobState::Faulted, f.end_ms)?;
-                Ok(false)
+                finish_occurrence(tx, attempt, JobState::Faulted, f.end_ms)
             }
         }
         (true, _) if !attempt.error_action => {
-            finish_occurrence(tx, attempt, JobState::Completed, f.end_ms)?;
-            Ok(false)
+            finish_occurrence(tx, attempt, JobState::Completed, f.end_ms)
         }
         // The error action is done, whatever its result: the occurrence stays faulted.
-        _ => {
-            finish_occurrence(tx, attempt, JobState::Faulted, f.end_ms)?;
-            Ok(false)
-        }
+        _ => finish_occurrence(tx, attempt, JobState::Faulted, f.end_ms),
     }
 }
 
-/// The occurrence is over: drop its attempt row; if it was the job's last, the job ends in `end_state`.
+/// The occurrence is over: drop its attempt row; if it was the job's last, the job ends in
+/// `end_state`. An occurrence queued behind it (overlap Queue) becomes due now; true if so.
 fn finish_occurrence(
     tx: &rusqlite::Transaction<'_>,
     attempt: &Attempt,
     end_state: JobState,
     end_ms: i64,
-) -> Result<()> {
+) -> Result<bool> {
     tx.execute("DELETE FROM attempts WHERE id = ?1", params![attempt.id])?;
     if attempt.is_last {
         tx.execute(
@@ -474,7 +542,12 @@ fn finish_occurrence(
             params![end_state.as_str(), end_ms, attempt.job_id],
         )?;
     }
-    Ok(())
+    let released = tx.execute(
+        "UPDATE attempts SET due_at = ?1 WHERE id =
+           (SELECT id FROM attempts WHERE job_id = ?2 AND due_at = ?3 ORDER BY scheduled_time LIMIT 1)",
+        params![end_ms, attempt.job_id, QUEUED_DUE],
+    )?;
+    Ok(released > 0)
 }
 
 /// Keep the last 1,000 records of a job (the 60-day limit is applied by `apply_retention`).

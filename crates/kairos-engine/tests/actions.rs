@@ -7,9 +7,7 @@ use axum::routing::{any, get};
 use axum::Router;
 use chrono::{TimeZone, Utc};
 use kairos_core::model::Secret;
-use kairos_core::valid::{
-    ActionKind, HttpAction, HttpAuth, NotificationAction, ServiceBusAction, StorageQueueAction,
-};
+use kairos_core::valid::{ActionKind, HttpAction, HttpAuth};
 use kairos_engine::actions::{AttemptContext, Executor, Outcome};
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -482,70 +480,3 @@ async fn credentials_in_the_url_never_reach_the_message() {
 
 // ---------------------------------------------------------------------------------------------
 // Not yet supported: a clean failure, never a panic, never a secret
-
-#[tokio::test]
-async fn unsupported_kinds_and_authentications_fail_cleanly() {
-    let server = Server::start().await;
-    let executor = executor();
-
-    let mut cert = http(&server.url("/echo"));
-    cert.authentication = Some(HttpAuth::ClientCertificate {
-        pfx: Secret::new("MIIKSECRET"),
-        password: Secret::new(PASSWORD),
-    });
-    let mut oauth = http(&server.url("/echo"));
-    oauth.authentication = Some(HttpAuth::ActiveDirectoryOAuth {
-        tenant: "contoso.com".into(),
-        audience: "https://management.core.windows.net/".into(),
-        client_id: "client".into(),
-        secret: Secret::new("SECRET-client-secret"),
-    });
-    let service_bus = ServiceBusAction {
-        namespace: "ns".into(),
-        entity: "q".into(),
-        sas_key_name: "RootManageSharedAccessKey".into(),
-        sas_key: Secret::new("SECRET-key"),
-        message: "hi".into(),
-        brokered_message_properties: None,
-        custom_message_properties: Vec::new(),
-    };
-    let cases = [
-        (
-            ActionKind::Http(cert),
-            "Http Action - Request to host '127.0.0.1' failed: ClientCertificate authentication is not supported yet",
-        ),
-        (
-            ActionKind::Http(oauth),
-            "Http Action - Request to host '127.0.0.1' failed: ActiveDirectoryOAuth authentication is not supported yet",
-        ),
-        (
-            ActionKind::StorageQueue(StorageQueueAction {
-                storage_account: "acct".into(),
-                queue_name: "q".into(),
-                sas_token: Secret::new("sv=2020&sig=SECRET"),
-                message: "hi".into(),
-            }),
-            "StorageQueue actions are not supported yet",
-        ),
-        (
-            ActionKind::ServiceBusQueue(service_bus.clone()),
-            "ServiceBusQueue actions are not supported yet",
-        ),
-        (
-            ActionKind::ServiceBusTopic(service_bus),
-            "ServiceBusTopic actions are not supported yet",
-        ),
-        (
-            ActionKind::Notification(NotificationAction {
-                title: Some("t".into()),
-                body: None,
-            }),
-            "Notification actions are not supported yet",
-        ),
-    ];
-    for (action, message) in cases {
-        let outcome = check(&executor, action, false, &[]).await;
-        assert_eq!(outcome.message, message);
-    }
-    assert!(server.seen().is_empty(), "nothing may be sent");
-}

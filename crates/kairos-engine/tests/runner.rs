@@ -21,8 +21,11 @@ struct Hit {
     body: String,
 }
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct Target {
+    /// Requests to paths under `/gate` wait here for a permit (the test controls how long an
+    /// attempt stays in flight).
+    gate: Arc<tokio::sync::Semaphore>,
     hits: Arc<Mutex<Vec<Hit>>>,
     /// Status to answer per path (default 200).
     statuses: Arc<Mutex<std::collections::HashMap<String, u16>>>,
@@ -30,7 +33,11 @@ struct Target {
 
 impl Target {
     async fn start() -> (Target, String) {
-        let target = Target::default();
+        let target = Target {
+            gate: Arc::new(tokio::sync::Semaphore::new(0)),
+            hits: Arc::default(),
+            statuses: Arc::default(),
+        };
         let app = Router::new()
             .route("/*path", any(record))
             .with_state(target.clone());
@@ -72,11 +79,15 @@ async fn record(
         .get(&path)
         .copied()
         .unwrap_or(200);
+    let gated = path.starts_with("/gate");
     t.hits.lock().unwrap().push(Hit {
         path,
         headers,
         body,
     });
+    if gated {
+        t.gate.acquire().await.unwrap().forget();
+    }
     StatusCode::from_u16(status).unwrap()
 }
 
@@ -223,6 +234,12 @@ async fn a_recurring_job_fires_each_occurrence_and_ends_after_count() {
             target.hits("/tick").len() == n + 1
         })
         .await;
+        // Move on only once it is recorded: an occurrence due while the previous one is still
+        // running would be skipped (overlap policy Skip, the default).
+        eventually("the occurrence is recorded", || {
+            history(&s.engine, &key).len() == n + 1
+        })
+        .await;
         let hit = &target.hits("/tick")[n];
         assert_eq!(hit.headers["x-ms-scheduler-expected-execution-time"], *t);
         tags.push(
@@ -289,6 +306,15 @@ async fn failures_retry_then_fall_back_to_the_error_action() {
     );
     s.clock.set(at("2030-01-01T08:01:00Z"));
     eventually("second attempt", || target.hits("/main").len() == 2).await;
+    // The next retry is due a minute after this attempt ends; move the clock only then.
+    eventually("second retry scheduled", || {
+        job(&s.engine, &key)
+            .properties
+            .status
+            .and_then(|st| st.next_execution_time)
+            == Some(at("2030-01-01T08:02:00Z"))
+    })
+    .await;
     s.clock.set(at("2030-01-01T08:02:00Z"));
     eventually("third attempt and the error action", || {
         target.hits("/fallback").len() == 1
@@ -369,6 +395,10 @@ async fn disabling_stops_runs_and_run_now_runs_at_once() {
     assert!(target.hits("/daily").is_empty(), "disabled jobs do not run");
     s.engine.run_job(&key).unwrap();
     eventually("run now", || target.hits("/daily").len() == 1).await;
+    eventually("run now is recorded", || {
+        history(&s.engine, &key).len() == 1
+    })
+    .await;
     s.clock.set(at("2030-01-02T06:00:00Z"));
     s.engine
         .patch_job(&key, json!({"properties": {"state": "Enabled"}}))
@@ -551,5 +581,180 @@ async fn exponential_retries_wait_longer_each_time_up_to_the_cap() {
     .await;
     let retries: Vec<i64> = history(&s.engine, &key).iter().map(|h| h.2).collect();
     assert_eq!(retries, vec![3, 2, 1, 0]);
+    runner.shutdown().await;
+}
+
+fn postponed(engine: &Engine, key: &JobKey) -> Vec<String> {
+    engine
+        .list_job_history(key, Some(JobExecutionStatus::Postponed), 0, 100)
+        .unwrap()
+        .items
+        .iter()
+        .map(|h| h.properties.message.clone().unwrap())
+        .collect()
+}
+
+/// A laptop that slept through three hourly runs does what its catch-up policy says on resume,
+/// and the skipped runs leave a Postponed record.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn catch_up_policies_after_a_sleep() {
+    let (target, base) = Target::start().await;
+    let s = setup("2030-01-01T07:59:00Z");
+    let cases = [
+        (
+            "none",
+            r#"{"policy": "None"}"#,
+            vec![],
+            "Skipped 3 occurrences from 2030-01-01T09:00:00Z to 2030-01-01T11:00:00Z",
+        ),
+        (
+            "latest",
+            r#"{"policy": "Latest"}"#,
+            vec!["2030-01-01T11:00:00Z"],
+            "Skipped 2 occurrences",
+        ),
+        (
+            "all",
+            r#"{"policy": "All", "maxCount": 2}"#,
+            vec!["2030-01-01T10:00:00Z", "2030-01-01T11:00:00Z"],
+            "Skipped 1 occurrence ",
+        ),
+        (
+            "all-by-age",
+            r#"{"policy": "All", "maxAge": "PT2H"}"#,
+            vec!["2030-01-01T10:00:00Z", "2030-01-01T11:00:00Z"],
+            "Skipped 1 occurrence ",
+        ),
+    ];
+    for (name, catch_up, _, _) in &cases {
+        let catch_up: serde_json::Value = serde_json::from_str(catch_up).unwrap();
+        s.engine
+            .put_job(
+                &s.collection.job(*name),
+                json!({"properties": {"startTime": "2030-01-01T08:00:00Z",
+                    "recurrence": {"frequency": "Hour", "catchUp": catch_up},
+                    "action": {"type": "Http", "request": {"uri": format!("{base}/{name}"), "method": "GET"}}}}),
+            )
+            .unwrap();
+    }
+    let runner = s.engine.start_runner();
+    s.clock.set(at("2030-01-01T08:00:00Z"));
+    for (name, ..) in &cases {
+        eventually("the 08:00 run", || {
+            target.hits(&format!("/{name}")).len() == 1
+        })
+        .await;
+    }
+    // Asleep from 08:30 to 11:30: the 09:00, 10:00 and 11:00 runs were missed.
+    s.clock.set(at("2030-01-01T11:30:00Z"));
+    for (name, _, runs, message) in &cases {
+        let key = s.collection.job(*name);
+        eventually("the catch-up decision", || {
+            !postponed(&s.engine, &key).is_empty()
+        })
+        .await;
+        let record = &postponed(&s.engine, &key)[0];
+        assert!(record.contains(message), "{name}: {record}");
+        assert!(
+            record.contains("asleep or its clock jumped"),
+            "{name}: {record}"
+        );
+        let status = job(&s.engine, &key).properties.status.unwrap();
+        if runs.is_empty() {
+            assert_eq!(
+                status.next_execution_time,
+                Some(at("2030-01-01T12:00:00Z")),
+                "{name}"
+            );
+        }
+    }
+    // Catch-up runs are spread out (within 10 s), not all at the same instant.
+    s.clock.set(at("2030-01-01T11:30:15Z"));
+    for (name, _, runs, _) in &cases {
+        let path = format!("/{name}");
+        eventually("the catch-up runs", || {
+            target.hits(&path).len() == 1 + runs.len()
+        })
+        .await;
+        let mut expected: Vec<String> = target.hits(&path)[1..]
+            .iter()
+            .map(|h| {
+                h.headers["x-ms-scheduler-expected-execution-time"]
+                    .to_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        // Catch-up runs of one job start a second apart but may overtake each other.
+        expected.sort();
+        assert_eq!(&expected, runs, "{name}: the occurrences that ran late");
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        target.hits("/none").len(),
+        1,
+        "policy None ran nothing late"
+    );
+    runner.shutdown().await;
+}
+
+/// An occurrence due while the previous one is still running: skipped, queued or run alongside.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn overlap_policies() {
+    let (target, base) = Target::start().await;
+    let s = setup("2030-01-01T07:59:00Z");
+    for policy in ["Skip", "Queue", "Parallel"] {
+        s.engine
+            .put_job(
+                &s.collection.job(policy),
+                json!({"properties": {"startTime": "2030-01-01T08:00:00Z",
+                    "recurrence": {"frequency": "Minute", "overlap": policy},
+                    "action": {"type": "Http", "request": {"uri": format!("{base}/gate/{policy}"), "method": "GET"}}}}),
+            )
+            .unwrap();
+    }
+    let runner = s.engine.start_runner();
+    s.clock.set(at("2030-01-01T08:00:00Z"));
+    for policy in ["Skip", "Queue", "Parallel"] {
+        eventually("first occurrence in flight", || {
+            target.hits(&format!("/gate/{policy}")).len() == 1
+        })
+        .await;
+    }
+    // The 08:01 occurrence falls due while every 08:00 attempt is still in flight.
+    s.clock.set(at("2030-01-01T08:01:00Z"));
+    eventually("parallel runs at once", || {
+        target.hits("/gate/Parallel").len() == 2
+    })
+    .await;
+    let skip = s.collection.job("Skip");
+    eventually("skip records it", || {
+        !postponed(&s.engine, &skip).is_empty()
+    })
+    .await;
+    assert!(postponed(&s.engine, &skip)[0].contains("previous occurrence was still running"));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        target.hits("/gate/Queue").len(),
+        1,
+        "queue waits for the previous occurrence"
+    );
+    assert_eq!(target.hits("/gate/Skip").len(), 1);
+    // Let the first attempts finish: the queued occurrence runs next, with its own time.
+    target.gate.add_permits(3);
+    eventually("the queued occurrence runs", || {
+        target.hits("/gate/Queue").len() == 2
+    })
+    .await;
+    assert_eq!(
+        target.hits("/gate/Queue")[1].headers["x-ms-scheduler-expected-execution-time"],
+        "2030-01-01T08:01:00Z"
+    );
+    assert_eq!(
+        target.hits("/gate/Skip").len(),
+        1,
+        "the skipped occurrence never runs"
+    );
+    target.gate.add_permits(100);
     runner.shutdown().await;
 }

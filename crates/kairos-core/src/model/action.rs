@@ -100,6 +100,9 @@ pub struct StorageQueueMessage {
     pub sas_token: Option<Secret>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Kairos extension: Base64 (default) or Raw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<QueueMessageEncoding>,
 }
 
 /// `ServiceBusQueueMessage` and `ServiceBusTopicMessage` (allOf `ServiceBusMessage`): the queue

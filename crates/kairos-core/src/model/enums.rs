@@ -184,3 +184,20 @@ wire_enum! {
         Parallel = "Parallel",
     }
 }
+
+wire_enum! {
+    /// `queueMessage.encoding` (Kairos extension): how the scheduler's XML document becomes the
+    /// queue message's text. Base64 (the default) is what Azure Functions / WebJobs queue
+    /// triggers read; Raw puts the XML itself in the queue.
+    QueueMessageEncoding {
+        Base64 = "Base64",
+        Raw = "Raw",
+    }
+}
+
+#[allow(clippy::derivable_impls)] // the enum comes from a macro that cannot take #[default]
+impl Default for QueueMessageEncoding {
+    fn default() -> Self {
+        QueueMessageEncoding::Base64
+    }
+}

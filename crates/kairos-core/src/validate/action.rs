@@ -475,6 +475,7 @@ fn check_storage_queue(
         queue_name: queue?,
         sas_token: sas?,
         message: m.message.clone().unwrap_or_default(),
+        encoding: m.encoding.unwrap_or_default(),
     })
 }
 

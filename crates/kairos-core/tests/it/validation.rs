@@ -940,7 +940,10 @@ fn retry_policy() {
     // retryType is required and must be known.
     check(
         retry(r#"{"retryInterval":"PT30S","retryCount":3}"#),
-        &[(&format!("{R}.retryType"), "is required; use None, Fixed or Exponential")],
+        &[(
+            &format!("{R}.retryType"),
+            "is required; use None, Fixed or Exponential",
+        )],
     );
     check(
         retry(r#"{"retryType":"Linear"}"#),

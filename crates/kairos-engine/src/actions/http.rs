@@ -8,15 +8,21 @@
 //! repeats the request's headers, so neither the job's own headers nor the `Authorization`
 //! value can leak into history; errors from the HTTP stack are reported without the URL, which
 //! may carry credentials or a token in its query.
+//!
+//! Authentication (spec §8): Basic is an `Authorization` header; ClientCertificate sends the
+//! request through a client that presents the PFX's certificate ([`super::client_cert`]);
+//! ActiveDirectoryOAuth first gets a token ([`super::oauth`]) and sends it as
+//! `Authorization: Bearer`. Opening the PFX and asking for a token count against the attempt's
+//! timeout; when either fails, the attempt fails with the reason and nothing is sent.
 
-use super::{AttemptContext, Outcome};
+use super::{client_cert, oauth, AttemptContext, ExecutorConfig, Outcome};
 use base64::Engine as _;
 use chrono::SecondsFormat;
 use kairos_core::valid::{HttpAction, HttpAuth};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
-use reqwest::{Client, Method, Request, Response};
+use reqwest::{Client, Method, Request, Response, StatusCode};
 use std::error::Error as StdError;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Azure kept the first 2,048 bytes of the response body (spec §10.1).
 pub(crate) const BODY_LIMIT: usize = 2048;
@@ -31,17 +37,63 @@ const DRAIN_LIMIT: usize = 64 * 1024;
 
 pub(super) async fn execute(
     client: &Client,
-    timeout: Duration,
+    config: &ExecutorConfig,
     action: &HttpAction,
     ctx: &AttemptContext,
 ) -> Outcome {
+    let started = Instant::now();
+    let timeout = config.timeout;
     let host = action.uri.host_str().unwrap_or_default();
-    let request = match build_request(client, action, ctx) {
+
+    let mut cert_client = None;
+    let mut bearer = None;
+    match &action.authentication {
+        Some(HttpAuth::ClientCertificate { pfx, password }) => {
+            match client_cert::client_for(config, pfx, password).await {
+                Ok(c) => cert_client = Some(c),
+                Err(why) => return request_failed(host, &why),
+            }
+        }
+        Some(HttpAuth::ActiveDirectoryOAuth {
+            tenant,
+            audience,
+            client_id,
+            secret,
+        }) => {
+            let deadline = started + timeout;
+            match oauth::bearer(
+                client, config, deadline, tenant, audience, client_id, secret,
+            )
+            .await
+            {
+                Ok(b) => bearer = Some(b),
+                Err(why) => return request_failed(host, &why),
+            }
+        }
+        Some(HttpAuth::Basic { .. }) | None => {}
+    }
+    let client = cert_client.as_ref().unwrap_or(client);
+
+    // What is left of the attempt's time after authentication.
+    let remaining = timeout.saturating_sub(started.elapsed());
+    if remaining.is_zero() {
+        return request_failed(
+            host,
+            &format!("the request timed out after {}", human_duration(timeout)),
+        );
+    }
+    let request = match build_request(client, action, ctx, bearer.as_ref(), remaining) {
         Ok(request) => request,
         Err(why) => return request_failed(host, &why),
     };
     match client.execute(request).await {
         Ok(response) => {
+            if response.status() == StatusCode::UNAUTHORIZED {
+                if let Some(bearer) = &bearer {
+                    // Refused (revoked, or the audience is wrong): the next attempt asks anew.
+                    oauth::forget(bearer).await;
+                }
+            }
             let outcome = describe_response(host, response, timeout).await;
             tracing::debug!(
                 job = %ctx.job_id,
@@ -73,12 +125,14 @@ fn request_failed(host: &str, why: &str) -> Outcome {
 }
 
 /// The request: the job's method, URI, headers and body, then the five scheduler headers, then
-/// authentication. The scheduler headers and `Authorization` (when the job has authentication)
-/// replace a job header of the same name: a target must be able to trust them.
+/// authentication. The scheduler headers and `Authorization` (when the job has Basic or OAuth
+/// authentication) replace a job header of the same name: a target must be able to trust them.
 fn build_request(
     client: &Client,
     action: &HttpAction,
     ctx: &AttemptContext,
+    bearer: Option<&oauth::Bearer>,
+    timeout: Duration,
 ) -> Result<Request, String> {
     let method = Method::from_bytes(action.method.as_bytes())
         .map_err(|_| format!("'{}' is not an HTTP method name", action.method))?;
@@ -123,15 +177,18 @@ fn build_request(
             value.set_sensitive(true);
             headers.insert(AUTHORIZATION, value);
         }
-        Some(HttpAuth::ClientCertificate { .. }) => {
-            return Err("ClientCertificate authentication is not supported yet".into());
-        }
+        // The certificate is in the client the request goes through.
+        Some(HttpAuth::ClientCertificate { .. }) => {}
         Some(HttpAuth::ActiveDirectoryOAuth { .. }) => {
-            return Err("ActiveDirectoryOAuth authentication is not supported yet".into());
+            let bearer = bearer.ok_or("the ActiveDirectoryOAuth token is missing")?;
+            headers.insert(AUTHORIZATION, bearer.header.clone());
         }
     }
 
-    let mut builder = client.request(method, action.uri.clone()).headers(headers);
+    let mut builder = client
+        .request(method, action.uri.clone())
+        .headers(headers)
+        .timeout(timeout);
     if let Some(body) = &action.body {
         builder = builder.body(body.clone());
     }
@@ -237,7 +294,7 @@ fn is_continuation(b: u8) -> bool {
 
 /// Why no (complete) response arrived, in words for the history. Built from the error's
 /// sources, never from its `Display`, which includes the URL.
-fn describe_error(e: &reqwest::Error, timeout: Duration) -> String {
+pub(super) fn describe_error(e: &reqwest::Error, timeout: Duration) -> String {
     if e.is_timeout() {
         return format!("the request timed out after {}", human_duration(timeout));
     }
@@ -295,7 +352,7 @@ fn describe_error(e: &reqwest::Error, timeout: Duration) -> String {
     }
 }
 
-fn human_duration(d: Duration) -> String {
+pub(super) fn human_duration(d: Duration) -> String {
     if d.subsec_nanos() == 0 {
         format!("{} s", d.as_secs())
     } else {

@@ -7,11 +7,14 @@
 //! `x-ms-scheduler-jobid`, `x-ms-scheduler-jobcollectionid`,
 //! `x-ms-scheduler-expected-execution-time`, `x-ms-execution-tag` and `x-ms-client-request-id`.
 
+mod client_cert;
 mod http;
 mod notification;
+mod oauth;
 mod service_bus;
 mod storage_queue;
 
+pub use client_cert::{certificate_facts, CertificateFacts};
 pub use notification::{DbusNotifier, Notifier, NotifyFuture};
 
 use chrono::{DateTime, Utc};
@@ -34,6 +37,15 @@ pub struct ExecutorConfig {
     /// Base URL of the Azure AD authority for ActiveDirectoryOAuth (`KAIROS_AAD_AUTHORITY`).
     /// Default: `https://login.microsoftonline.com`.
     pub oauth_authority: String,
+    /// An ActiveDirectoryOAuth token is used until this long before it expires (at most half
+    /// its lifetime), then a new one is requested. Default: 5 minutes; tests make it zero.
+    pub oauth_refresh_margin: Duration,
+    /// Certificates (DER) trusted as roots for outbound HTTPS, in addition to the built-in
+    /// ones: reqwest's `rustls-tls` feature, which the workspace uses, trusts the Mozilla roots
+    /// compiled in (webpki-roots), not the system's store. For a target behind a private CA, and
+    /// for tests. Applies to every action's requests, with or without a client certificate; an
+    /// entry that is not a DER certificate is skipped with a warning. Default: none.
+    pub extra_root_certificates: Vec<Vec<u8>>,
     /// Delivers Notification actions (the OS notification service by default; the desktop
     /// app plugs in its own).
     pub notifier: Arc<dyn Notifier>,
@@ -43,6 +55,7 @@ impl ExecutorConfig {
     pub const DEFAULT_STORAGE_QUEUE_URL: &'static str = "https://{account}.queue.core.windows.net";
     pub const DEFAULT_SERVICE_BUS_URL: &'static str = "https://{namespace}.servicebus.windows.net";
     pub const DEFAULT_OAUTH_AUTHORITY: &'static str = "https://login.microsoftonline.com";
+    pub const DEFAULT_OAUTH_REFRESH_MARGIN: Duration = Duration::from_secs(300);
 
     /// Defaults, with the `KAIROS_*` environment overrides of DESIGN.md applied.
     pub fn from_env(timeout: Duration) -> ExecutorConfig {
@@ -57,6 +70,8 @@ impl ExecutorConfig {
             storage_queue_url: var("KAIROS_STORAGE_QUEUE_URL", Self::DEFAULT_STORAGE_QUEUE_URL),
             service_bus_url: var("KAIROS_SERVICEBUS_URL", Self::DEFAULT_SERVICE_BUS_URL),
             oauth_authority: var("KAIROS_AAD_AUTHORITY", Self::DEFAULT_OAUTH_AUTHORITY),
+            oauth_refresh_margin: Self::DEFAULT_OAUTH_REFRESH_MARGIN,
+            extra_root_certificates: Vec::new(),
             notifier: Arc::new(DbusNotifier::default()),
         }
     }
@@ -110,7 +125,6 @@ impl Outcome {
 #[derive(Debug, Clone)]
 pub struct Executor {
     client: reqwest::Client,
-    timeout: Duration,
     config: Arc<ExecutorConfig>,
 }
 
@@ -132,18 +146,11 @@ impl Executor {
 
     /// An executor with explicit destinations (tests point them at loopback servers).
     pub fn with_config(config: ExecutorConfig) -> Executor {
-        let timeout = config.timeout;
-        let client = reqwest::Client::builder()
-            .timeout(timeout)
-            .pool_max_idle_per_host(POOL_MAX_IDLE_PER_HOST)
-            .pool_idle_timeout(Duration::from_secs(90))
-            .tcp_nodelay(true)
-            .user_agent(USER_AGENT)
+        let client = client_builder(&config)
             .build()
             .expect("the HTTP client (rustls) could not be initialised");
         Executor {
             client,
-            timeout,
             config: Arc::new(config),
         }
     }
@@ -156,7 +163,7 @@ impl Executor {
     /// problem becomes a failed [`Outcome`] with a message for the history.
     pub async fn execute(&self, action: &ActionKind, ctx: &AttemptContext) -> Outcome {
         match action {
-            ActionKind::Http(http) => http::execute(&self.client, self.timeout, http, ctx).await,
+            ActionKind::Http(http) => http::execute(&self.client, &self.config, http, ctx).await,
             ActionKind::StorageQueue(q) => {
                 storage_queue::execute(&self.client, &self.config, q, ctx).await
             }
@@ -171,6 +178,14 @@ impl Executor {
     }
 }
 
-pub(crate) fn not_supported(kind: &str) -> Outcome {
-    Outcome::failed(format!("{kind} actions are not supported yet"))
+/// The settings of every outbound HTTP client: the shared one, and the one per client
+/// certificate (which adds its identity).
+fn client_builder(config: &ExecutorConfig) -> reqwest::ClientBuilder {
+    let builder = reqwest::Client::builder()
+        .timeout(config.timeout)
+        .pool_max_idle_per_host(POOL_MAX_IDLE_PER_HOST)
+        .pool_idle_timeout(Duration::from_secs(90))
+        .tcp_nodelay(true)
+        .user_agent(USER_AGENT);
+    client_cert::trust_extra_roots(builder, &config.extra_root_certificates)
 }

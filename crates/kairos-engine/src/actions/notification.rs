@@ -1,32 +1,293 @@
 //! The Notification action (DESIGN.md): a native desktop notification.
+//!
+//! Under `kairos serve` it goes to the freedesktop notification service
+//! (`org.freedesktop.Notifications` on the D-Bus session bus) through [`DbusNotifier`]; the
+//! desktop app plugs in its own [`Notifier`] (tauri-plugin-notification).
 
-use super::{not_supported, AttemptContext, ExecutorConfig, Outcome};
+use super::{AttemptContext, ExecutorConfig, Outcome};
+use chrono::SecondsFormat;
 use kairos_core::valid::NotificationAction;
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
+use tokio::time::Instant;
 
 pub type NotifyFuture<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + Send + 'a>>;
 
 /// Shows a desktop notification. `kairos serve` uses the OS service (`DbusNotifier` on Linux);
 /// the desktop app plugs in tauri-plugin-notification.
+///
+/// An error is a sentence for the job history, e.g. `no desktop notification service: …`.
 pub trait Notifier: Send + Sync + std::fmt::Debug + 'static {
     fn notify<'a>(&'a self, title: &'a str, body: &'a str) -> NotifyFuture<'a>;
 }
 
-/// The freedesktop notification service on the D-Bus session bus. Not implemented yet.
-#[derive(Debug, Default)]
-pub struct DbusNotifier;
+/// The application name the notification service shows.
+const APP_NAME: &str = "Kairos";
 
-impl Notifier for DbusNotifier {
-    fn notify<'a>(&'a self, _title: &'a str, _body: &'a str) -> NotifyFuture<'a> {
-        Box::pin(async { Err("desktop notifications are not supported yet".to_string()) })
+const DESTINATION: &str = "org.freedesktop.Notifications";
+const PATH: &str = "/org/freedesktop/Notifications";
+const INTERFACE: &str = "org.freedesktop.Notifications";
+
+/// The freedesktop notification service (`org.freedesktop.Notifications.Notify`) on the D-Bus
+/// session bus.
+///
+/// Each notification opens its own short connection to the bus: notifications are rare, and a
+/// fresh connection survives the session bus or the notification daemon being restarted. The
+/// whole of one notification (connecting, authenticating, asking the service's capabilities,
+/// `Notify`) is bounded by [`DbusNotifier::DEFAULT_TIMEOUT`] (or [`DbusNotifier::timeout`]), so a
+/// missing or stuck bus gives an error within that time and never hangs an attempt. It never
+/// panics; called outside a tokio runtime it reports an error.
+///
+/// The body is sent as plain text: when the service announces `body-markup`, `&`, `<` and `>`
+/// are escaped so that they show as written.
+#[derive(Debug, Clone)]
+pub struct DbusNotifier {
+    /// `None`: the session bus, found as D-Bus clients do (`DBUS_SESSION_BUS_ADDRESS`, else
+    /// `$XDG_RUNTIME_DIR/bus`), at each notification.
+    address: Option<String>,
+    timeout: Duration,
+}
+
+impl Default for DbusNotifier {
+    fn default() -> Self {
+        DbusNotifier::session()
     }
 }
 
+impl DbusNotifier {
+    /// How long one notification may take before it fails.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+
+    /// The user's session bus, looked up at each notification.
+    pub fn session() -> DbusNotifier {
+        DbusNotifier {
+            address: None,
+            timeout: Self::DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// A bus at an explicit D-Bus address, e.g. `unix:path=/run/user/1000/bus` (tests run a
+    /// private bus).
+    pub fn with_address(address: impl Into<String>) -> DbusNotifier {
+        DbusNotifier {
+            address: Some(address.into()),
+            timeout: Self::DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// Bounds each notification as a whole.
+    pub fn timeout(mut self, timeout: Duration) -> DbusNotifier {
+        self.timeout = timeout;
+        self
+    }
+
+    async fn send(&self, title: &str, body: &str) -> Result<(), String> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return Err("no desktop notification service: not called on a tokio runtime".into());
+        }
+        let deadline = Instant::now() + self.timeout;
+        let secs = self.timeout.as_secs_f64();
+        let (address, where_from) = match &self.address {
+            Some(a) => (a.clone(), ""),
+            None => match std::env::var("DBUS_SESSION_BUS_ADDRESS") {
+                Ok(a) if !a.trim().is_empty() => (a, ""),
+                _ => match zbus::Address::session() {
+                    Ok(a) => (a.to_string(), " (DBUS_SESSION_BUS_ADDRESS is not set)"),
+                    Err(e) => {
+                        return Err(format!(
+                            "no desktop notification service: DBUS_SESSION_BUS_ADDRESS is not set ({e})"
+                        ))
+                    }
+                },
+            },
+        };
+        let no_bus = |why: String| {
+            format!(
+                "no desktop notification service: cannot use the session bus at {address}{where_from}: {why}"
+            )
+        };
+
+        let connect = zbus::connection::Builder::address(address.as_str())
+            .method_timeout(self.timeout)
+            .build();
+        let connection = match tokio::time::timeout_at(deadline, connect).await {
+            Ok(Ok(c)) => c,
+            Ok(Err(e)) => return Err(no_bus(e.to_string())),
+            Err(_) => return Err(no_bus(format!("no answer within {secs} s"))),
+        };
+
+        let call = async {
+            let markup = match connection
+                .call_method(
+                    Some(DESTINATION),
+                    PATH,
+                    Some(INTERFACE),
+                    "GetCapabilities",
+                    &(),
+                )
+                .await
+            {
+                Ok(reply) => reply
+                    .body()
+                    .deserialize::<Vec<String>>()
+                    .map(|caps| caps.iter().any(|c| c == "body-markup"))
+                    .unwrap_or(false),
+                Err(e) if not_there(&e) => return Err(e),
+                // A service that cannot tell its capabilities gets the body as it is.
+                Err(_) => false,
+            };
+            let body = if markup {
+                escape_markup(body)
+            } else {
+                body.to_string()
+            };
+            let hints: HashMap<&str, zbus::Variant<'_>> = HashMap::new();
+            let actions: Vec<&str> = Vec::new();
+            connection
+                .call_method(
+                    Some(DESTINATION),
+                    PATH,
+                    Some(INTERFACE),
+                    "Notify",
+                    // app_name, replaces_id, app_icon, summary, body, actions, hints,
+                    // expire_timeout (-1: the server's default).
+                    &(
+                        APP_NAME,
+                        0u32,
+                        "",
+                        title,
+                        body.as_str(),
+                        actions,
+                        hints,
+                        -1i32,
+                    ),
+                )
+                .await
+                .map(drop)
+        };
+        match tokio::time::timeout_at(deadline, call).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) if not_there(&e) => Err(format!(
+                "no desktop notification service: nothing provides {DESTINATION} on the session bus at {address} ({e})"
+            )),
+            Ok(Err(e)) => Err(format!(
+                "the desktop notification service did not show the notification: {e}"
+            )),
+            Err(_) => Err(format!(
+                "the desktop notification service did not answer within {secs} s"
+            )),
+        }
+    }
+}
+
+impl Notifier for DbusNotifier {
+    fn notify<'a>(&'a self, title: &'a str, body: &'a str) -> NotifyFuture<'a> {
+        Box::pin(self.send(title, body))
+    }
+}
+
+/// The bus says no one owns (or can be started for) the notification service's name.
+fn not_there(e: &zbus::Error) -> bool {
+    matches!(
+        e,
+        zbus::Error::FDO(f) if matches!(
+            **f,
+            zbus::fdo::Error::ServiceUnknown(_) | zbus::fdo::Error::NameHasNoOwner(_)
+        )
+    )
+}
+
+/// Plain text for a body that the service reads as markup.
+fn escape_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The title a Notification action shows when it names none (or a blank one).
+fn default_title(ctx: &AttemptContext) -> String {
+    format!(
+        "Kairos: job '{}' in '{}'",
+        ctx.job_id, ctx.job_collection_id
+    )
+}
+
+/// The body a Notification action shows when it names none (or a blank one). The action does
+/// not know whether it runs as the job's main action or as its error action, so the text fits
+/// both.
+fn default_body(ctx: &AttemptContext) -> String {
+    format!(
+        "Occurrence due {} (execution {})",
+        ctx.expected_execution_time
+            .to_rfc3339_opts(SecondsFormat::AutoSi, true),
+        ctx.execution_tag
+    )
+}
+
+/// At most this many characters of the title go into the history message.
+const TITLE_IN_MESSAGE: usize = 200;
+
 pub(super) async fn execute(
-    _config: &ExecutorConfig,
-    _action: &NotificationAction,
-    _ctx: &AttemptContext,
+    config: &ExecutorConfig,
+    action: &NotificationAction,
+    ctx: &AttemptContext,
 ) -> Outcome {
-    not_supported("Notification")
+    let given = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
+    let title = given(&action.title).unwrap_or_else(|| default_title(ctx));
+    let body = given(&action.body).unwrap_or_else(|| default_body(ctx));
+    match config.notifier.notify(&title, &body).await {
+        Ok(()) => {
+            let mut shown: String = title.chars().take(TITLE_IN_MESSAGE).collect();
+            if shown.len() < title.len() {
+                shown.push('…');
+            }
+            Outcome {
+                success: true,
+                message: format!("Notification shown: '{shown}'"),
+            }
+        }
+        Err(reason) => Outcome::failed(reason),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_is_escaped() {
+        assert_eq!(escape_markup("a <b> & c > d"), "a &lt;b&gt; &amp; c &gt; d");
+        assert_eq!(escape_markup("plain"), "plain");
+    }
+
+    #[test]
+    fn outside_a_runtime_it_fails_without_panicking() {
+        let notifier = DbusNotifier::with_address("unix:path=/nonexistent/bus");
+        let result = block_on_here(notifier.notify("t", "b"));
+        let err = result.unwrap_err();
+        assert!(err.starts_with("no desktop notification service:"), "{err}");
+    }
+
+    /// Polls a future to completion on this thread with no runtime (the notifier must not
+    /// need one to report that it has none).
+    fn block_on_here<F: Future>(f: F) -> F::Output {
+        use std::task::{Context, Poll, Waker};
+        let mut f = std::pin::pin!(f);
+        let mut cx = Context::from_waker(Waker::noop());
+        loop {
+            if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+                return v;
+            }
+            std::thread::yield_now();
+        }
+    }
 }
