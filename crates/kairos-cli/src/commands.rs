@@ -5,7 +5,7 @@ use clap::Args;
 use kairos_core::document::parse_job_document;
 use kairos_core::iso8601;
 use kairos_core::preview::preview_schedule;
-use kairos_core::recurrence::{DstAdjustment, DstNote};
+use kairos_core::recurrence::{BlackoutNote, DstAdjustment, DstNote};
 use kairos_core::validate::{validate_job, validate_schedule};
 use kairos_core::{FieldError, ValidationErrors};
 use serde_json::{json, Value};
@@ -55,6 +55,14 @@ pub fn preview(args: &PreviewArgs) -> Result<String, ValidationErrors> {
     if !preview.dst_notes.is_empty() {
         out["dst"] = preview.dst_notes.iter().map(dst_note_json).collect();
     }
+    // Runs blackout calendars skipped; absent when there are none, for the same reason.
+    if !preview.blackout_notes.is_empty() {
+        out["blackout"] = preview
+            .blackout_notes
+            .iter()
+            .map(blackout_note_json)
+            .collect();
+    }
     Ok(out.to_string())
 }
 
@@ -70,6 +78,24 @@ fn dst_note_json(note: &DstNote) -> Value {
     });
     if let Some(at) = note.at {
         v["at"] = json!(iso8601::format_datetime(&at));
+    }
+    v
+}
+
+/// One skipped run: `{"at", "calendar"}`; a stretch of several also says how many
+/// (`skipped`, absent past the count limit) and when it ends (`until`); a blackout that never
+/// ends (the series ends there) says `"forever": true`.
+fn blackout_note_json(note: &BlackoutNote) -> Value {
+    let mut v = json!({"at": iso8601::format_datetime(&note.at), "calendar": note.calendar});
+    if note.until.is_none() {
+        v["forever"] = json!(true);
+    } else if note.skipped != Some(1) {
+        if let Some(n) = note.skipped {
+            v["skipped"] = json!(n);
+        }
+        if let Some(until) = note.until {
+            v["until"] = json!(iso8601::format_datetime(&until));
+        }
     }
     v
 }

@@ -284,3 +284,69 @@ fn validate_contract() {
         },
     );
 }
+
+#[test]
+fn preview_shows_blackout_skips() {
+    check(
+        "an inline calendar: skipped runs under `blackout`, a stretch with its count and end",
+        &[
+            "preview",
+            "--now",
+            "2030-12-01T00:00:00Z",
+            "--count",
+            "3",
+            "-",
+        ],
+        Some(
+            r#"{"startTime": "2030-12-24T08:00:00Z", "recurrence": {"frequency": "Day", "blackout": [
+                {"name": "holidays", "dates": ["2030-12-25"], "ranges": [{"start": "2030-12-27", "end": "2030-12-28"}]}]}}"#,
+        ),
+        Expect::Stdout(
+            r#"{"occurrences": ["2030-12-24T08:00:00Z", "2030-12-26T08:00:00Z", "2030-12-29T08:00:00Z"],
+                "blackout": [{"at": "2030-12-25T08:00:00Z", "calendar": "holidays"},
+                             {"at": "2030-12-27T08:00:00Z", "calendar": "holidays", "skipped": 2, "until": "2030-12-29T00:00:00Z"}]}"#,
+        ),
+    );
+    check(
+        "a blackout that never ends ends the series",
+        &[
+            "preview",
+            "--now",
+            "2030-12-01T00:00:00Z",
+            "--count",
+            "3",
+            "-",
+        ],
+        Some(
+            r#"{"startTime": "2030-12-24T08:00:00Z", "recurrence": {"frequency": "Day", "blackout": [
+                {"weekly": [{"days": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]}]}]}}"#,
+        ),
+        Expect::Stdout(
+            r#"{"occurrences": [], "blackout": [{"at": "2030-12-24T08:00:00Z", "calendar": "blackout[0]", "forever": true}]}"#,
+        ),
+    );
+    check(
+        "nothing blacked out: the output is the contract's",
+        &[
+            "preview",
+            "--now",
+            "2030-12-01T00:00:00Z",
+            "--count",
+            "1",
+            "-",
+        ],
+        Some(
+            r#"{"startTime": "2030-12-24T08:00:00Z", "recurrence": {"frequency": "Day", "blackout": [{"dates": ["2031-01-01"]}]}}"#,
+        ),
+        Expect::Stdout(r#"{"occurrences": ["2030-12-24T08:00:00Z"]}"#),
+    );
+    check(
+        "a calendar name needs a collection: inline it",
+        &["preview", "--now", "2030-12-01T00:00:00Z", "-"],
+        Some(r#"{"recurrence": {"frequency": "Day", "blackout": ["holidays"]}}"#),
+        Expect::Error {
+            target: Some("properties.recurrence.blackout[0]"),
+            contains: "write the calendar inline",
+        },
+    );
+}

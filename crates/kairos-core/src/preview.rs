@@ -4,17 +4,19 @@
 use crate::document::parse_job_document;
 use crate::error::ValidationErrors;
 use crate::model::JobState;
-use crate::recurrence::{DstNote, Series};
+use crate::recurrence::{BlackoutNote, DstNote, Notes, Series};
 use crate::valid::ValidSchedule;
 use crate::validate::{truncate_to_second, validate_schedule};
 use chrono::{DateTime, TimeDelta, Utc};
 
-/// The coming runs of a job, and the ones among them that daylight saving moved, skipped or
-/// repeated (only for jobs in a named time zone).
+/// The coming runs of a job, the ones among them that daylight saving moved, skipped or
+/// repeated (only for jobs in a named time zone), and the runs before the last one shown that
+/// blackout calendars skipped.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Preview {
     pub occurrences: Vec<DateTime<Utc>>,
     pub dst_notes: Vec<DstNote>,
+    pub blackout_notes: Vec<BlackoutNote>,
 }
 
 /// The next `count` runs of a schedule created at `now`. A job that is not Enabled runs never,
@@ -30,16 +32,17 @@ pub fn preview_schedule(schedule: &ValidSchedule, now: DateTime<Utc>, count: usi
     });
     // The first run is the first at or after the creation time (see `Series`); searching from
     // there also notes a run skipped before it.
-    let mut next =
-        series.first_at_or_after_noting_dst(truncate_to_second(now), &mut preview.dst_notes);
+    let mut notes = Notes::default();
+    let mut next = series.first_at_or_after_noting(truncate_to_second(now), &mut notes);
     while let Some(at) = next {
         preview.occurrences.push(at);
         if preview.occurrences.len() >= limit {
             break;
         }
-        next =
-            series.first_at_or_after_noting_dst(at + TimeDelta::seconds(1), &mut preview.dst_notes);
+        next = series.first_at_or_after_noting(at + TimeDelta::seconds(1), &mut notes);
     }
+    preview.dst_notes = notes.dst;
+    preview.blackout_notes = notes.blackout;
     preview
 }
 

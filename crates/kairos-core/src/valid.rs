@@ -9,7 +9,7 @@ use crate::model::{
     RecurrenceFrequency, Secret,
 };
 use crate::recurrence::{DstPolicy, Zone};
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use std::time::Duration;
 
 /// The timing part of a job: enough to compute its occurrences.
@@ -33,6 +33,37 @@ pub struct Recurrence {
     pub dst: DstPolicy,
     pub catch_up: CatchUp,
     pub overlap: OverlapPolicy,
+    /// Blackout calendars (Kairos extension): occurrences inside them do not happen.
+    pub blackout: Blackout,
+}
+
+/// The blackout calendars a job observes, resolved and validated (Kairos extension). Their
+/// dates and times are wall-clock values in the job's zone.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Blackout {
+    pub calendars: Vec<ValidCalendar>,
+}
+
+/// One calendar: whole days, inclusive day ranges and weekly windows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ValidCalendar {
+    /// What the preview calls it: its name in the collection, its inline `name`, or
+    /// `blackout[i]` for an unnamed inline calendar.
+    pub name: String,
+    /// Sorted, without duplicates.
+    pub dates: Vec<NaiveDate>,
+    /// (first day, last day), both included.
+    pub ranges: Vec<(NaiveDate, NaiveDate)>,
+    pub weekly: Vec<WeeklyWindow>,
+}
+
+/// Every week on `days` (bit 0 = Monday … bit 6 = Sunday), from `start` (included) to `end`
+/// (excluded), in seconds since midnight; `end` may be 86,400 (24:00).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WeeklyWindow {
+    pub days: u8,
+    pub start: u32,
+    pub end: u32,
 }
 
 /// What the runner does with occurrences it could not run on time (Kairos extension).

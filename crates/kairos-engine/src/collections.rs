@@ -27,25 +27,29 @@ impl Engine {
         body: Value,
     ) -> Result<Put<JobCollectionDefinition>> {
         let def = parse_collection(body)?;
-        let now = to_ms(self.inner.clock.now());
-        let created = self.inner.store.write(|tx| {
+        let clock_now = self.inner.clock.now();
+        let now = to_ms(clock_now);
+        let (created, changed) = self.inner.store.write(|tx| {
             let existing = collection_id(tx, key)?;
             check_collection(tx, key, existing, &def)?;
             let json = stored_json(&def);
             match existing {
                 Some(id) => {
                     tx.execute("UPDATE collections SET definition = ?1 WHERE id = ?2", params![json, id])?;
-                    Ok(false)
+                    let calendars = def.properties.calendars.clone().unwrap_or_default();
+                    let changed = crate::jobs::reresolve_calendars(tx, id, &calendars, clock_now)?;
+                    Ok((false, changed))
                 }
                 None => {
                     tx.execute(
                         "INSERT INTO collections (subscription, resource_group, name, definition, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
                         params![key.subscription, key.resource_group, key.name, json, now],
                     )?;
-                    Ok(true)
+                    Ok((true, Vec::new()))
                 }
             }
         })?;
+        self.calendars_changed(&changed);
         Ok(Put {
             value: self.get_collection(key)?,
             created,
@@ -57,7 +61,8 @@ impl Engine {
         key: &CollectionKey,
         body: Value,
     ) -> Result<JobCollectionDefinition> {
-        self.inner.store.write(|tx| {
+        let now = self.inner.clock.now();
+        let changed = self.inner.store.write(|tx| {
             let (id, stored) = load_collection(tx, key)?.ok_or_else(|| not_found(key))?;
             let mut merged: Value = serde_json::from_str(&stored).unwrap_or(Value::Null);
             merge_patch(&mut merged, &body);
@@ -67,9 +72,21 @@ impl Engine {
                 "UPDATE collections SET definition = ?1 WHERE id = ?2",
                 params![stored_json(&def), id],
             )?;
-            Ok(())
+            let calendars = def.properties.calendars.clone().unwrap_or_default();
+            crate::jobs::reresolve_calendars(tx, id, &calendars, now)
         })?;
+        self.calendars_changed(&changed);
         self.get_collection(key)
+    }
+
+    /// Jobs whose calendars changed have new versions: drop their compiled plans, wake the runner.
+    fn calendars_changed(&self, job_ids: &[i64]) {
+        for id in job_ids {
+            self.inner.plans.forget(*id);
+        }
+        if !job_ids.is_empty() {
+            self.wake_runner();
+        }
     }
 
     pub fn get_collection(&self, key: &CollectionKey) -> Result<JobCollectionDefinition> {
@@ -156,6 +173,9 @@ fn parse_collection(body: Value) -> Result<JobCollectionDefinition> {
         ));
     }
     let def: JobCollectionDefinition = from_value_at(body, "")?;
+    if let Some(calendars) = &def.properties.calendars {
+        kairos_core::validate::validate_calendars(calendars, "properties.calendars")?;
+    }
     if let Some(q) = &def.properties.quota {
         if let Some(n) = q.max_job_count {
             if n < 1 {

@@ -5,17 +5,18 @@ use crate::engine::Engine;
 use crate::error::{EngineError, Result};
 use crate::keys::{CollectionKey, JobKey};
 use crate::merge::merge_patch;
-use crate::plan::JobPlan;
+use crate::plan::{JobPlan, RESOLVED_CALENDARS_KEY};
 use crate::quota::{limits, shortest_gap_minutes};
 use crate::time::{from_ms, to_ms};
 use chrono::{DateTime, Utc};
 use kairos_core::document::{from_value_at, MAX_JOB_SIZE};
 use kairos_core::model::{
     JobCollectionDefinition, JobDefinition, JobExecutionStatus, JobHistoryActionName,
-    JobHistoryDefinition, JobHistoryProperties, JobProperties, JobState, JobStatus, SkuName,
+    JobHistoryDefinition, JobHistoryProperties, JobProperties, JobState, JobStatus, NamedCalendars,
+    SkuName,
 };
 use kairos_core::valid::{Action, ActionKind};
-use kairos_core::validate::{truncate_to_second, validate_job};
+use kairos_core::validate::{truncate_to_second, validate_job_with};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use serde_json::Value;
 use std::sync::Arc;
@@ -112,6 +113,7 @@ impl Engine {
             let mut properties = build(existing.as_ref())?;
             if let Value::Object(map) = &mut properties {
                 map.remove("status"); // service-owned
+                map.remove(RESOLVED_CALENDARS_KEY); // ours, recomputed below
             }
             let size = properties.to_string().len();
             if size > MAX_JOB_SIZE {
@@ -127,7 +129,9 @@ impl Engine {
                     format!("can be set to Enabled or Disabled only; {state} is set by Kairos when a job ends"),
                 ));
             }
-            let valid = validate_job(&props, now)?;
+            let calendars = collection.properties.calendars.clone().unwrap_or_default();
+            let valid = validate_job_with(&props, now, Some(&calendars))?;
+            set_resolved_calendars(&mut properties, &calendars);
             if let Some(row) = &existing {
                 if matches!(row.state, JobState::Completed | JobState::Faulted) {
                     return Err(EngineError::conflict(format!(
@@ -413,6 +417,96 @@ fn schedule_of(properties_json: &str) -> (Value, Value) {
         v.get("startTime").cloned().unwrap_or(Value::Null),
         v.get("recurrence").cloned().unwrap_or(Value::Null),
     )
+}
+
+/// The calendar names a stored or incoming job's `recurrence.blackout` lists, with their index.
+fn blackout_names(properties: &Value) -> Vec<(usize, String)> {
+    let Some(Value::Array(items)) = properties.pointer("/recurrence/blackout") else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| item.as_str().map(|name| (i, name.to_string())))
+        .collect()
+}
+
+/// Keep the collection calendars the job names with it (`RESOLVED_CALENDARS_KEY`); names
+/// missing from `calendars` are left out (validation reports them).
+fn set_resolved_calendars(properties: &mut Value, calendars: &NamedCalendars) {
+    let resolved: NamedCalendars = blackout_names(properties)
+        .into_iter()
+        .filter_map(|(_, name)| calendars.get(&name).map(|c| (name, c.clone())))
+        .collect();
+    if let Value::Object(map) = properties {
+        if resolved.is_empty() {
+            map.remove(RESOLVED_CALENDARS_KEY);
+        } else {
+            map.insert(
+                RESOLVED_CALENDARS_KEY.to_string(),
+                serde_json::to_value(resolved).unwrap_or(Value::Null),
+            );
+        }
+    }
+}
+
+/// A collection's calendars changed: resolve the names of its unfinished jobs again, and
+/// recompute the next run of each job whose calendars changed (a new version, so the runner
+/// recompiles it). A calendar that a job still names cannot be removed (409). Returns the ids of
+/// the jobs changed.
+pub(crate) fn reresolve_calendars(
+    tx: &Transaction<'_>,
+    collection_id: i64,
+    calendars: &NamedCalendars,
+    now: DateTime<Utc>,
+) -> Result<Vec<i64>> {
+    let rows = {
+        let mut stmt = tx.prepare(&format!(
+            "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 AND state IN ('Enabled', 'Disabled')"
+        ))?;
+        let rows = stmt
+            .query_map(params![collection_id], job_from_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        rows
+    };
+    let mut changed = Vec::new();
+    for row in rows {
+        let mut properties: Value = serde_json::from_str(&row.properties).unwrap_or(Value::Null);
+        let names = blackout_names(&properties);
+        if names.is_empty() {
+            continue;
+        }
+        if let Some((i, name)) = names.iter().find(|(_, n)| !calendars.contains_key(n)) {
+            return Err(EngineError::conflict(format!(
+                "calendar '{name}' is used by job '{}' (properties.recurrence.blackout[{i}]);                  change or delete the job first, or keep the calendar",
+                row.name
+            )));
+        }
+        let before = properties.get(RESOLVED_CALENDARS_KEY).cloned();
+        set_resolved_calendars(&mut properties, calendars);
+        if properties.get(RESOLVED_CALENDARS_KEY) == before.as_ref() {
+            continue;
+        }
+        let json = properties.to_string();
+        let next_run = if row.state == JobState::Enabled {
+            // From the pending occurrence when it is already due, so it is not lost; otherwise
+            // after now, as a run due now has been handed to the runner already.
+            let from = match row.next_run.map(from_ms) {
+                Some(due) if due <= now => due,
+                Some(_) => truncate_to_second(now) + chrono::TimeDelta::seconds(1),
+                None => now,
+            };
+            first_run(&json, row.series_anchor, row.series_runs, from)?
+        } else {
+            None
+        };
+        tx.execute(
+            "UPDATE jobs SET properties = ?1, next_run = ?2, version = version + 1 WHERE id = ?3",
+            params![json, next_run, row.id],
+        )?;
+        changed.push(row.id);
+    }
+    Ok(changed)
 }
 
 /// The next run of a series at or after `now`, if it has runs left.

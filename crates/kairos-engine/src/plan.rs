@@ -4,10 +4,23 @@
 use crate::error::{EngineError, Result};
 use crate::time::from_ms;
 use kairos_core::document::from_value_at;
-use kairos_core::model::JobProperties;
+use kairos_core::model::{JobProperties, NamedCalendars};
 use kairos_core::recurrence::Series;
 use kairos_core::valid::ValidJob;
-use kairos_core::validate::validate_job;
+use kairos_core::validate::validate_job_with;
+
+/// Where a stored job keeps the collection calendars its `recurrence.blackout` names, resolved
+/// when it was saved (and again when the collection's calendars change), so compiling it needs
+/// nothing else. Model deserialization ignores the key: responses show the names as given.
+pub const RESOLVED_CALENDARS_KEY: &str = "kairos.resolvedCalendars";
+
+/// The resolved calendars kept in stored properties (none when absent).
+pub fn stored_calendars(properties: &serde_json::Value) -> Result<NamedCalendars> {
+    match properties.get(RESOLVED_CALENDARS_KEY) {
+        None | Some(serde_json::Value::Null) => Ok(NamedCalendars::default()),
+        Some(v) => Ok(from_value_at(v.clone(), RESOLVED_CALENDARS_KEY)?),
+    }
+}
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -28,9 +41,10 @@ impl JobPlan {
         let value: serde_json::Value = serde_json::from_str(properties_json).map_err(|e| {
             EngineError::internal(format!("stored job definition is not JSON: {e}"))
         })?;
+        let calendars = stored_calendars(&value)?;
         let props: JobProperties = from_value_at(value, "properties")?;
         let anchor = from_ms(anchor_ms);
-        let job = validate_job(&props, anchor)?;
+        let job = validate_job_with(&props, anchor, Some(&calendars))?;
         let series = Series::new(&job.schedule, anchor);
         Ok(JobPlan { job, series })
     }

@@ -758,3 +758,111 @@ async fn overlap_policies() {
     target.gate.add_permits(100);
     runner.shutdown().await;
 }
+
+/// A job names a calendar of its collection: the blacked-out day is skipped, GET shows the name
+/// as given, and changing the collection's calendar moves the job's nextExecutionTime.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn collection_calendars_black_out_runs_and_follow_changes() {
+    let (target, base) = Target::start().await;
+    let s = setup("2030-12-24T07:00:00Z");
+    s.engine
+        .patch_collection(
+            &s.collection,
+            json!({"properties": {"calendars": {"holidays": {"dates": ["2030-12-25"]}}}}),
+        )
+        .unwrap();
+    let key = s.collection.job("daily");
+    let err = s
+        .engine
+        .put_job(
+            &key,
+            json!({"properties": {"startTime": "2030-12-24T08:00:00Z", "recurrence": {"frequency": "Day", "blackout": ["holidays", "nope"]},
+                "action": {"type": "Http", "request": {"uri": format!("{base}/daily"), "method": "GET"}}}}),
+        )
+        .unwrap_err();
+    assert!(
+        format!("{err:?}").contains("properties.recurrence.blackout[1]"),
+        "{err:?}"
+    );
+    s.engine
+        .put_job(
+            &key,
+            json!({"properties": {"startTime": "2030-12-24T08:00:00Z", "recurrence": {"frequency": "Day", "blackout": ["holidays"]},
+                "action": {"type": "Http", "request": {"uri": format!("{base}/daily"), "method": "GET"}}}}),
+        )
+        .unwrap();
+    let shown = job(&s.engine, &key);
+    let recurrence = serde_json::to_value(&shown.properties.recurrence).unwrap();
+    assert_eq!(
+        recurrence["blackout"],
+        json!(["holidays"]),
+        "names stay names"
+    );
+    assert!(!serde_json::to_string(&shown)
+        .unwrap()
+        .contains("resolvedCalendars"));
+
+    let runner = s.engine.start_runner();
+    s.clock.set(at("2030-12-24T08:00:00Z"));
+    eventually("the first run", || target.hits("/daily").len() == 1).await;
+    eventually("it is recorded", || history(&s.engine, &key).len() == 1).await;
+    let next = |engine: &Engine| {
+        job(engine, &key)
+            .properties
+            .status
+            .unwrap()
+            .next_execution_time
+    };
+    assert_eq!(
+        next(&s.engine),
+        Some(at("2030-12-26T08:00:00Z")),
+        "Christmas is skipped"
+    );
+
+    // The collection's calendar changes: the job follows.
+    s.engine
+        .patch_collection(
+            &s.collection,
+            json!({"properties": {"calendars": {"holidays": {"ranges": [{"start": "2030-12-25", "end": "2030-12-27"}]}}}}),
+        )
+        .unwrap();
+    assert_eq!(next(&s.engine), Some(at("2030-12-28T08:00:00Z")));
+    s.engine
+        .put_collection(
+            &s.collection,
+            json!({"location": "West US", "properties": {"sku": {"name": "Standard"}, "calendars": {"holidays": {"dates": []}}}}),
+        )
+        .unwrap();
+    assert_eq!(next(&s.engine), Some(at("2030-12-25T08:00:00Z")));
+
+    // A calendar a job names cannot go; a bad calendar is a 400 naming the field.
+    let err = s
+        .engine
+        .patch_collection(
+            &s.collection,
+            json!({"properties": {"calendars": {"holidays": null}}}),
+        )
+        .unwrap_err();
+    assert!(
+        format!("{err:?}").contains("used by job 'daily'"),
+        "{err:?}"
+    );
+    let err = s
+        .engine
+        .patch_collection(
+            &s.collection,
+            json!({"properties": {"calendars": {"holidays": {"dates": ["25.12.2030"]}}}}),
+        )
+        .unwrap_err();
+    assert!(
+        format!("{err:?}").contains("properties.calendars.holidays.dates[0]"),
+        "{err:?}"
+    );
+
+    s.clock.set(at("2030-12-25T08:00:00Z"));
+    eventually("the run the new calendar allows", || {
+        target.hits("/daily").len() == 2
+    })
+    .await;
+    runner.shutdown().await;
+}

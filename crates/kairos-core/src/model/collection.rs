@@ -1,5 +1,6 @@
 //! `JobCollectionDefinition` and its plan and quota (spec §3, §4).
 
+use super::calendar::NamedCalendars;
 use super::enums::{JobCollectionState, RecurrenceFrequency, SkuName};
 use super::serde_helpers::opt_int;
 use indexmap::IndexMap;
@@ -31,6 +32,10 @@ pub struct JobCollectionProperties {
     pub state: Option<JobCollectionState>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quota: Option<JobCollectionQuota>,
+    /// Kairos extension: named blackout calendars the collection's jobs may refer to in
+    /// `recurrence.blackout`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calendars: Option<NamedCalendars>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -6,6 +6,7 @@
 //! clear error naming it rather than a serde message.
 
 pub mod action;
+pub mod calendar;
 pub mod collection;
 pub mod enums;
 pub mod history;
@@ -17,6 +18,7 @@ pub mod serde_helpers;
 pub(crate) mod wire_enum;
 
 pub use action::*;
+pub use calendar::*;
 pub use collection::*;
 pub use enums::*;
 pub use history::*;

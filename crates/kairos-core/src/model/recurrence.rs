@@ -1,5 +1,6 @@
 //! `JobRecurrence` and `JobRecurrenceSchedule` (spec §5.5, semantics in §9).
 
+use super::calendar::BlackoutRef;
 use super::enums::{
     CatchUpPolicy, DayOfWeek, DstGap, DstOverlap, OverlapPolicy, RecurrenceFrequency,
 };
@@ -42,6 +43,10 @@ pub struct JobRecurrence {
     /// Kairos extension: an occurrence due while the previous one still runs (default Skip).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub overlap: Option<OverlapPolicy>,
+    /// Kairos extension: blackout calendars whose days and windows this job skips, each the
+    /// name of one of its collection's `properties.calendars` or a calendar inline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blackout: Option<Vec<BlackoutRef>>,
 }
 
 /// `recurrence.catchUp` (Kairos extension).

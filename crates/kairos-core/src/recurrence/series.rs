@@ -10,17 +10,41 @@
 //! "Immediately" is the creation time itself. `count` counts runs from the first one Kairos
 //! makes (never the past ones a late creation discards); `endTime` is inclusive; whichever ends
 //! the series first wins.
+//!
+//! Blackout calendars (Kairos extension) remove runs: a run inside one does not happen and does
+//! not count toward `count`. A blacked-out run makes the search jump to the end of the
+//! blacked-out stretch, so a week-long holiday costs one step, not 10,080 minutely ones.
 
+use super::blackout::{BlackoutNote, MAX_COUNTED_PER_STRETCH};
 use super::rule::{DstNote, Rule};
-use crate::valid::ValidSchedule;
+use super::zone::Zone;
+use crate::valid::{Blackout, ValidSchedule};
 use crate::validate::truncate_to_second;
 use chrono::{DateTime, TimeDelta, Utc};
+
+/// Blacked-out runs in a row after which a series is taken to have none left: a schedule whose
+/// every run falls in a blackout (daily at 03:00 with a daily 02:00–04:00 window) ends instead
+/// of searching forever. Dates and ranges are finite and weekly windows repeat every week, so a
+/// schedule with a run left finds it long before this.
+pub const MAX_BLACKED_OUT_IN_A_ROW: u32 = 20_000;
+/// Blacked-out stretches one search notes at most.
+pub const MAX_BLACKOUT_NOTES: usize = 1_000;
 
 #[derive(Debug, Clone)]
 pub struct Series {
     shape: Shape,
     count: Option<u64>,
     end_time: Option<DateTime<Utc>>,
+    blackout: Blackout,
+    zone: Zone,
+}
+
+/// What a search notes on its way: runs daylight saving moved, skipped or repeated, and the
+/// stretches of runs blackout calendars skipped (at most `MAX_BLACKOUT_NOTES` of those).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Notes {
+    pub dst: Vec<DstNote>,
+    pub blackout: Vec<BlackoutNote>,
 }
 
 #[derive(Debug, Clone)]
@@ -45,6 +69,8 @@ impl Series {
                 shape: Shape::Once(at),
                 count: None,
                 end_time: None,
+                blackout: Blackout::default(),
+                zone: Zone::Utc,
             };
         };
         let shape = match schedule.start_time {
@@ -63,6 +89,8 @@ impl Series {
             shape,
             count: recurrence.count,
             end_time: recurrence.end_time,
+            blackout: recurrence.blackout.clone(),
+            zone: recurrence.zone,
         }
     }
 
@@ -80,13 +108,10 @@ impl Series {
         match &self.shape {
             Shape::Once(at) => Some(*at),
             Shape::Recurring {
-                rule,
                 immediate,
                 not_before,
-            } => match immediate {
-                Some(at) => Some(*at).filter(|at| self.end_time.is_none_or(|end| *at <= end)),
-                None => rule.first_at_or_after(*not_before, self.end_time),
-            },
+                ..
+            } => self.search(immediate.unwrap_or(*not_before), None),
         }
     }
 
@@ -97,21 +122,100 @@ impl Series {
         t: DateTime<Utc>,
         notes: &mut Vec<DstNote>,
     ) -> Option<DateTime<Utc>> {
-        match &self.shape {
-            Shape::Recurring {
-                rule,
-                immediate,
-                not_before,
-            } if immediate.is_none_or(|i| i < t) => {
-                rule.first_noting_dst(t.max(*not_before), self.end_time, notes)
-            }
-            _ => self.first_at_or_after(t),
-        }
+        let mut all = Notes {
+            dst: std::mem::take(notes),
+            blackout: Vec::new(),
+        };
+        let found = self.first_at_or_after_noting(t, &mut all);
+        *notes = all.dst;
+        found
+    }
+
+    /// Like `first_at_or_after`, also noting the runs on the way that daylight saving moved,
+    /// skipped or repeated, and the runs blackout calendars skipped.
+    pub fn first_at_or_after_noting(
+        &self,
+        t: DateTime<Utc>,
+        notes: &mut Notes,
+    ) -> Option<DateTime<Utc>> {
+        self.search(t, Some(notes))
     }
 
     /// The first run at or after `t`, ignoring `count` (the caller knows how many runs were
     /// made). Jumps straight there: cost does not grow with the distance from the start.
     pub fn first_at_or_after(&self, t: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        self.search(t, None)
+    }
+
+    /// The first run at or after `t` that no blackout calendar removes.
+    fn search(&self, t: DateTime<Utc>, mut notes: Option<&mut Notes>) -> Option<DateTime<Utc>> {
+        let mut scratch = Vec::new();
+        let mut from = t;
+        for _ in 0..MAX_BLACKED_OUT_IN_A_ROW {
+            let dst = match notes.as_deref_mut() {
+                Some(n) => &mut n.dst,
+                None => &mut scratch,
+            };
+            let mark = dst.len();
+            let candidate = self.candidate(from, dst)?;
+            if self.blackout.is_empty() {
+                return Some(candidate);
+            }
+            let local = self.zone.to_local(candidate);
+            let Some(covered) = self.blackout.check(local) else {
+                return Some(candidate);
+            };
+            // The run does not happen, so neither does what DST did to it.
+            let mut i = mark;
+            while i < dst.len() {
+                if dst[i].at == Some(candidate) {
+                    dst.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            let until = covered.until.map(|until| {
+                // In an autumn overlap the end's wall-clock time may have passed once already:
+                // then count forward in real time.
+                let end = self.zone.to_utc(until);
+                if end > candidate {
+                    end
+                } else {
+                    candidate + (until - local)
+                }
+            });
+            if let Some(n) = notes.as_deref_mut() {
+                if n.blackout.len() < MAX_BLACKOUT_NOTES {
+                    let skipped = until.and_then(|end| self.count_before(candidate, end));
+                    n.blackout.push(BlackoutNote {
+                        at: candidate,
+                        calendar: self.blackout.calendars[covered.calendar].name.clone(),
+                        skipped,
+                        until,
+                    });
+                }
+            }
+            from = until?.max(candidate + TimeDelta::seconds(1));
+        }
+        None
+    }
+
+    /// How many runs of the rule fall in [`first`, `end`) (`first` being one), up to
+    /// `MAX_COUNTED_PER_STRETCH`; `None` when there are more.
+    fn count_before(&self, first: DateTime<Utc>, end: DateTime<Utc>) -> Option<u64> {
+        let mut scratch = Vec::new();
+        let mut at = first;
+        for n in 1..=MAX_COUNTED_PER_STRETCH {
+            match self.candidate(at + TimeDelta::seconds(1), &mut scratch) {
+                Some(next) if next < end => at = next,
+                _ => return Some(n),
+            }
+        }
+        None
+    }
+
+    /// The first run of the rule at or after `t`, blackouts aside.
+    fn candidate(&self, t: DateTime<Utc>, notes: &mut Vec<DstNote>) -> Option<DateTime<Utc>> {
         match &self.shape {
             Shape::Once(at) => Some(*at).filter(|at| *at >= t),
             Shape::Recurring {
@@ -122,7 +226,7 @@ impl Series {
                 if let Some(first) = immediate.filter(|i| *i >= t) {
                     return Some(first).filter(|at| self.end_time.is_none_or(|end| *at <= end));
                 }
-                rule.first_at_or_after(t.max(*not_before), self.end_time)
+                rule.first_noting_dst(t.max(*not_before), self.end_time, notes)
             }
         }
     }

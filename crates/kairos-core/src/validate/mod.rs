@@ -5,10 +5,16 @@
 //! mark every bad field at once.
 
 mod action;
+mod calendar;
 mod recurrence;
 
+pub use calendar::{
+    validate_calendars, MAX_CALENDAR_DATES, MAX_CALENDAR_NAME, MAX_CALENDAR_RANGES,
+    MAX_CALENDAR_WINDOWS, MAX_COLLECTION_CALENDARS, MAX_JOB_BLACKOUTS,
+};
+
 use crate::error::{FieldError, ValidationErrors};
-use crate::model::{JobProperties, JobState};
+use crate::model::{JobProperties, JobState, NamedCalendars};
 use crate::valid::{ValidJob, ValidSchedule};
 use chrono::{DateTime, Months, Utc};
 
@@ -36,13 +42,24 @@ impl Problems {
     }
 }
 
-/// Validate a whole job: the action is required.
+/// Validate a whole job: the action is required. A calendar named in `recurrence.blackout` is an
+/// error here (there is no collection to look it up in); see `validate_job_with`.
 pub fn validate_job(
     props: &JobProperties,
     now: DateTime<Utc>,
 ) -> Result<ValidJob, ValidationErrors> {
+    validate_job_with(props, now, None)
+}
+
+/// Validate a whole job of a collection whose calendars are `calendars`: names in
+/// `recurrence.blackout` are looked up there (`None` = no collection, names are errors).
+pub fn validate_job_with(
+    props: &JobProperties,
+    now: DateTime<Utc>,
+    calendars: Option<&NamedCalendars>,
+) -> Result<ValidJob, ValidationErrors> {
     let mut problems = Problems::default();
-    let schedule = check_schedule(props, now, &mut problems);
+    let schedule = check_schedule(props, now, calendars, &mut problems);
     let action = match &props.action {
         Some(a) => action::check_action(a, "properties.action", true, &mut problems),
         None => {
@@ -64,7 +81,7 @@ pub fn validate_schedule(
     now: DateTime<Utc>,
 ) -> Result<ValidSchedule, ValidationErrors> {
     let mut problems = Problems::default();
-    let schedule = check_schedule(props, now, &mut problems);
+    let schedule = check_schedule(props, now, None, &mut problems);
     if let Some(a) = &props.action {
         action::check_action(a, "properties.action", true, &mut problems);
     }
@@ -74,6 +91,7 @@ pub fn validate_schedule(
 fn check_schedule(
     props: &JobProperties,
     now: DateTime<Utc>,
+    calendars: Option<&NamedCalendars>,
     problems: &mut Problems,
 ) -> Option<ValidSchedule> {
     let start_time = props.start_time.map(truncate_to_second);
@@ -96,6 +114,7 @@ fn check_schedule(
         Some(r) => Some(recurrence::check_recurrence(
             r,
             "properties.recurrence",
+            calendars,
             problems,
         )?),
         None => None,

@@ -20,6 +20,7 @@ pub fn max_interval(frequency: RecurrenceFrequency) -> i64 {
 pub(super) fn check_recurrence(
     r: &JobRecurrence,
     path: &str,
+    calendars: Option<&crate::model::NamedCalendars>,
     problems: &mut Problems,
 ) -> Option<Recurrence> {
     let before = problems.0.len();
@@ -66,6 +67,12 @@ pub(super) fn check_recurrence(
         }),
     };
     let catch_up = check_catch_up(r.catch_up.as_ref(), &format!("{path}.catchUp"), problems);
+    let blackout = super::calendar::check_blackout(
+        r.blackout.as_deref().unwrap_or_default(),
+        calendars,
+        &format!("{path}.blackout"),
+        problems,
+    );
     if problems.0.len() > before {
         return None;
     }
@@ -82,6 +89,7 @@ pub(super) fn check_recurrence(
         },
         catch_up,
         overlap: r.overlap.unwrap_or(OverlapPolicy::Skip),
+        blackout,
     })
 }
 

@@ -941,7 +941,10 @@ mod properties {
     use chrono::{DateTime, TimeDelta, Utc};
     use kairos_core::model::{JobState, RecurrenceFrequency};
     use kairos_core::recurrence::{Series, Zone};
-    use kairos_core::valid::{MonthDays, MonthlyOccurrences, Recurrence, Schedule, ValidSchedule};
+    use kairos_core::valid::{
+        Blackout, MonthDays, MonthlyOccurrences, Recurrence, Schedule, ValidCalendar,
+        ValidSchedule, WeeklyWindow,
+    };
     use proptest::prelude::*;
 
     fn frequency() -> impl Strategy<Value = RecurrenceFrequency> {
@@ -992,28 +995,46 @@ mod properties {
                     Just((f, interval, start, now, zone)),
                     schedule_for(f),
                     prop::option::of(1u64..30),
+                    // A weekly blackout window: days, start minute, length in minutes.
+                    prop::option::of((1u8..(1 << 7), 0u32..1439, 1u32..1440)),
                 )
             })
-            .prop_map(|((f, interval, start, now, zone), schedule, count)| {
-                let base = 1_893_456_000; // 2030-01-01
-                let at = |s: i64| DateTime::from_timestamp(base + s, 0).unwrap();
-                let valid = ValidSchedule {
-                    start_time: start.map(at),
-                    recurrence: Some(Recurrence {
-                        frequency: f,
-                        interval,
-                        count,
-                        end_time: None,
-                        schedule,
-                        zone: Zone::parse(zone).unwrap(),
-                        dst: Default::default(),
-                        catch_up: Default::default(),
-                        overlap: kairos_core::model::OverlapPolicy::Parallel,
-                    }),
-                    state: JobState::Enabled,
-                };
-                (valid, at(now))
-            })
+            .prop_map(
+                |((f, interval, start, now, zone), schedule, count, window)| {
+                    let base = 1_893_456_000; // 2030-01-01
+                    let at = |s: i64| DateTime::from_timestamp(base + s, 0).unwrap();
+                    let valid = ValidSchedule {
+                        start_time: start.map(at),
+                        recurrence: Some(Recurrence {
+                            frequency: f,
+                            interval,
+                            count,
+                            end_time: None,
+                            schedule,
+                            zone: Zone::parse(zone).unwrap(),
+                            dst: Default::default(),
+                            catch_up: Default::default(),
+                            overlap: kairos_core::model::OverlapPolicy::Parallel,
+                            blackout: Blackout {
+                                calendars: window
+                                    .map(|(days, start, len)| ValidCalendar {
+                                        name: "w".into(),
+                                        weekly: vec![WeeklyWindow {
+                                            days,
+                                            start: start * 60,
+                                            end: (start + len).min(1440) * 60,
+                                        }],
+                                        ..Default::default()
+                                    })
+                                    .into_iter()
+                                    .collect(),
+                            },
+                        }),
+                        state: JobState::Enabled,
+                    };
+                    (valid, at(now))
+                },
+            )
     }
 
     proptest! {
@@ -1023,8 +1044,10 @@ mod properties {
             let series = Series::new(&schedule, now);
             let runs: Vec<_> = series.iter().take(30).collect();
             let not_before = schedule.start_time.map_or(now, |s| s.max(now));
+            let r = schedule.recurrence.as_ref().unwrap();
             for (i, run) in runs.iter().enumerate() {
                 prop_assert!(*run >= not_before, "run {run} before {not_before}");
+                prop_assert!(r.blackout.check(r.zone.to_local(*run)).is_none(), "run {run} is blacked out");
                 if i > 0 {
                     prop_assert!(runs[i - 1] < *run, "not strictly increasing: {} then {}", runs[i - 1], run);
                     prop_assert_eq!(series.first_at_or_after(runs[i - 1] + TimeDelta::seconds(1)), Some(*run));
@@ -1344,4 +1367,250 @@ fn an_unknown_time_zone_is_a_clear_error() {
         "{}",
         err.first().message
     );
+}
+
+/// Blackout calendars (Kairos extension), table-driven through one `check_blackout`: the runs
+/// (also through `Series::iter`, so `count` is seen not to be used up by skipped runs) and the
+/// preview's notes (first skipped run, calendar, how many, `until`). 2030-12-20 is a Friday,
+/// 2030-12-25 a Wednesday.
+#[test]
+fn blackout_calendars() {
+    type Note = (
+        &'static str,
+        &'static str,
+        Option<u64>,
+        Option<&'static str>,
+    );
+    let daily = |start: &str, extra: &str, blackout: &str| {
+        format!(
+            r#"{{"startTime": "{start}", "recurrence": {{"frequency": "Day", {extra} "blackout": {blackout}}}}}"#
+        )
+    };
+    let weekends = r#"{"name": "weekends", "weekly": [{"days": ["Saturday", "Sunday"], "start": "00:00", "end": "24:00"}]}"#;
+    #[allow(clippy::type_complexity)]
+    let cases: Vec<(&str, String, &str, usize, Vec<&str>, Vec<Note>)> = vec![
+        (
+            "a date; count is not used up by the skipped run",
+            daily("2030-12-24T08:00:00Z", r#""count": 3,"#, r#"[{"name": "holidays", "dates": ["2030-12-25"]}]"#),
+            "2030-12-01T00:00:00Z",
+            10,
+            vec!["2030-12-24T08:00", "2030-12-26T08:00", "2030-12-27T08:00"],
+            vec![("2030-12-25T08:00", "holidays", Some(1), Some("2030-12-26T00:00"))],
+        ),
+        (
+            "a range is whole days, both ends included",
+            daily("2030-12-23T08:00:00Z", "", r#"[{"name": "xmas", "ranges": [{"start": "2030-12-24", "end": "2030-12-26"}]}]"#),
+            "2030-12-01T00:00:00Z",
+            3,
+            vec!["2030-12-23T08:00", "2030-12-27T08:00", "2030-12-28T08:00"],
+            vec![("2030-12-24T08:00", "xmas", Some(3), Some("2030-12-27T00:00"))],
+        ),
+        (
+            "weekly window: an hourly job skips the weekend in one jump",
+            r#"{"startTime": "2030-12-20T22:00:00Z", "recurrence": {"frequency": "Hour", "blackout": [WEEKENDS]}}"#.replace("WEEKENDS", weekends),
+            "2030-12-01T00:00:00Z",
+            3,
+            vec!["2030-12-20T22:00", "2030-12-20T23:00", "2030-12-23T00:00"],
+            vec![("2030-12-21T00:00", "weekends", Some(48), Some("2030-12-23T00:00"))],
+        ),
+        (
+            "a window within the day leaves the other runs (office hours on weekdays)",
+            daily(
+                "2030-12-20T00:00:00Z",
+                r#""schedule": {"hours": [8, 12, 18], "minutes": [0]},"#,
+                r#"[{"name": "office", "weekly": [{"days": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"], "start": "09:00", "end": "17:00"}]}]"#,
+            ),
+            "2030-12-01T00:00:00Z",
+            5,
+            vec!["2030-12-20T08:00", "2030-12-20T18:00", "2030-12-21T08:00", "2030-12-21T12:00", "2030-12-21T18:00"],
+            vec![("2030-12-20T12:00", "office", Some(1), Some("2030-12-20T17:00"))],
+        ),
+        (
+            "read in the job's zone: the weekend of New York ends Monday 05:00 UTC",
+            r#"{"startTime": "2030-12-20T22:00:00Z", "recurrence": {"frequency": "Hour", "timeZone": "America/New_York", "blackout": [WEEKENDS]}}"#.replace("WEEKENDS", weekends),
+            "2030-12-01T00:00:00Z",
+            8,
+            vec![
+                "2030-12-20T22:00", "2030-12-20T23:00", "2030-12-21T00:00", "2030-12-21T01:00",
+                "2030-12-21T02:00", "2030-12-21T03:00", "2030-12-21T04:00", "2030-12-23T05:00",
+            ],
+            vec![("2030-12-21T05:00", "weekends", Some(48), Some("2030-12-23T05:00"))],
+        ),
+        (
+            "a date in Berlin is Berlin's day: 09:00 CET on Christmas Eve is 08:00 UTC",
+            r#"{"startTime": "2030-12-23T08:00:00Z", "recurrence": {"frequency": "Day", "timeZone": "Europe/Berlin",
+                "blackout": [{"name": "eve", "dates": ["2030-12-24"]}]}}"#.to_string(),
+            "2030-12-01T00:00:00Z",
+            2,
+            vec!["2030-12-23T08:00", "2030-12-25T08:00"],
+            vec![("2030-12-24T08:00", "eve", Some(1), Some("2030-12-24T23:00"))],
+        ),
+        (
+            "touching stretches of two calendars merge; the note names the first one's calendar",
+            daily(
+                "2030-12-20T08:00:00Z",
+                "",
+                &format!(r#"[{weekends}, {{"name": "break", "ranges": [{{"start": "2030-12-23", "end": "2030-12-24"}}]}}]"#),
+            ),
+            "2030-12-01T00:00:00Z",
+            2,
+            vec!["2030-12-20T08:00", "2030-12-25T08:00"],
+            vec![("2030-12-21T08:00", "weekends", Some(4), Some("2030-12-25T00:00"))],
+        ),
+        (
+            "an unnamed inline calendar is called by its place in the list",
+            daily("2030-12-24T08:00:00Z", "", r#"[{"dates": ["2030-12-25"]}]"#),
+            "2030-12-01T00:00:00Z",
+            2,
+            vec!["2030-12-24T08:00", "2030-12-26T08:00"],
+            vec![("2030-12-25T08:00", "blackout[0]", Some(1), Some("2030-12-26T00:00"))],
+        ),
+        (
+            "the immediate run of a job without startTime is skipped too",
+            r#"{"recurrence": {"frequency": "Day", "blackout": [WEEKENDS]}}"#.replace("WEEKENDS", weekends),
+            "2030-12-21T10:00:00Z",
+            2,
+            vec!["2030-12-23T10:00", "2030-12-24T10:00"],
+            vec![("2030-12-21T10:00", "weekends", Some(2), Some("2030-12-23T00:00"))],
+        ),
+        (
+            "endTime still ends the series",
+            daily("2030-12-20T08:00:00Z", r#""endTime": "2030-12-22T23:00:00Z","#, &format!("[{weekends}]")),
+            "2030-12-01T00:00:00Z",
+            5,
+            vec!["2030-12-20T08:00"],
+            vec![("2030-12-21T08:00", "weekends", Some(2), Some("2030-12-23T00:00"))],
+        ),
+        (
+            "a calendar that blocks the whole week ends the series",
+            r#"{"startTime": "2030-12-20T08:00:00Z", "recurrence": {"frequency": "Minute", "blackout": [{"name": "all",
+                "dates": ["2031-01-01"], "weekly": [{"days": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]}]}]}}"#.to_string(),
+            "2030-12-01T00:00:00Z",
+            5,
+            vec![],
+            vec![("2030-12-20T08:00", "all", None, None)],
+        ),
+        (
+            "every run of the rule blacked out (03:00 daily, 02:00–04:00 daily): the series ends",
+            daily(
+                "2030-12-20T03:00:00Z",
+                r#""count": 5,"#,
+                r#"[{"name": "night", "weekly": [{"days": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"], "start": "02:00", "end": "04:00"}]}]"#,
+            ),
+            "2030-12-01T00:00:00Z",
+            5,
+            vec![],
+            vec![],
+        ),
+        (
+            "a short series: the run after the last blacked-out day",
+            daily(
+                "2030-12-20T08:00:00Z",
+                "",
+                r#"[{"name": "leave", "ranges": [{"start": "2030-12-21", "end": "2031-06-30"}]}]"#,
+            ),
+            "2030-12-01T00:00:00Z",
+            2,
+            vec!["2030-12-20T08:00", "2031-07-01T08:00"],
+            vec![("2030-12-21T08:00", "leave", Some(192), Some("2031-07-01T00:00"))],
+        ),
+    ];
+    for (name, job, now, count, runs, notes) in cases {
+        check_blackout(name, &job, now, count, &runs, &notes);
+    }
+}
+
+fn check_blackout(
+    name: &str,
+    job: &str,
+    now: &str,
+    count: usize,
+    runs: &[&str],
+    notes: &[(&str, &str, Option<u64>, Option<&str>)],
+) {
+    let preview =
+        preview_document(job, at(now), count).unwrap_or_else(|e| panic!("{name}: rejected: {e}"));
+    let want: Vec<String> = runs.iter().map(|r| format_datetime(&at(r))).collect();
+    let got: Vec<String> = preview.occurrences.iter().map(format_datetime).collect();
+    assert_eq!(got, want, "runs: {name}");
+    let schedule = validate_schedule(&parse_job_document(job).unwrap(), at(now)).unwrap();
+    let iterated: Vec<String> = Series::new(&schedule, at(now))
+        .iter()
+        .take(count)
+        .map(|t| format_datetime(&t))
+        .collect();
+    assert_eq!(iterated, want, "Series::iter: {name}");
+    // Notes beyond the ones listed are allowed only for the "blocks every run" case, which
+    // lists up to the notes limit; compare the listed prefix.
+    let got_notes: Vec<(String, String, Option<u64>, Option<String>)> = preview
+        .blackout_notes
+        .iter()
+        .take(notes.len().max(1).min(preview.blackout_notes.len()))
+        .map(|n| {
+            (
+                format_datetime(&n.at),
+                n.calendar.clone(),
+                n.skipped,
+                n.until.map(|u| format_datetime(&u)),
+            )
+        })
+        .collect();
+    let want_notes: Vec<(String, String, Option<u64>, Option<String>)> = notes
+        .iter()
+        .map(|(a, c, n, u)| {
+            (
+                format_datetime(&at(a)),
+                c.to_string(),
+                *n,
+                u.map(|u| format_datetime(&at(u))),
+            )
+        })
+        .collect();
+    if notes.is_empty() {
+        return;
+    }
+    assert_eq!(got_notes, want_notes, "blackout notes: {name}");
+}
+
+/// Each problem in a blackout calendar is reported with its path; a name needs a collection.
+#[test]
+fn blackout_validation_errors() {
+    let job = r#"{"recurrence": {"frequency": "Day", "blackout": [
+        {"dates": ["2030-1-1", "2030-02-30"], "ranges": [{"start": "2030-01-05", "end": "2030-01-04"}, {"start": "2030-01-01"}],
+         "weekly": [{"days": ["Monday"], "start": "25:00"}, {"days": ["Monday"], "start": "22:00", "end": "06:00"}, {"start": "01:00", "end": "02:00"},
+                    {"days": ["Sunday"], "start": "00:00", "end": "24:01"}]},
+        "holidays"]}}"#;
+    let err = preview_document(job, at("2030-01-01T00:00:00Z"), 3).unwrap_err();
+    let paths: Vec<&str> = err.errors().iter().map(|e| e.path.as_str()).collect();
+    let p = "properties.recurrence.blackout";
+    assert_eq!(
+        paths,
+        vec![
+            format!("{p}[0].dates[0]"),
+            format!("{p}[0].dates[1]"),
+            format!("{p}[0].ranges[0].end"),
+            format!("{p}[0].ranges[1].end"),
+            format!("{p}[0].weekly[0].start"),
+            format!("{p}[0].weekly[1].end"),
+            format!("{p}[0].weekly[2].days"),
+            format!("{p}[0].weekly[3].end"),
+            format!("{p}[1]"),
+        ],
+        "{err}"
+    );
+    let last = err.errors().last().unwrap();
+    assert!(last.message.contains("inline"), "{}", last.message);
+    let too_many = format!(
+        r#"{{"recurrence": {{"frequency": "Day", "blackout": [{{"dates": [{}]}}]}}}}"#,
+        vec![r#""2030-01-01""#; 367].join(",")
+    );
+    let err = preview_document(&too_many, at("2030-01-01T00:00:00Z"), 3).unwrap_err();
+    assert_eq!(err.first().path, format!("{p}[0].dates"));
+    let err = preview_document(
+        r#"{"recurrence": {"frequency": "Day", "blackout": [5]}}"#,
+        at("2030-01-01T00:00:00Z"),
+        3,
+    )
+    .unwrap_err();
+    assert_eq!(err.first().path, format!("{p}[0]"));
 }

@@ -1,0 +1,284 @@
+//! Blackout calendars (Kairos extension): a collection's `properties.calendars` and a job's
+//! `recurrence.blackout`.
+
+use super::Problems;
+use crate::error::ValidationErrors;
+use crate::model::{BlackoutCalendar, BlackoutRef, NamedCalendars};
+use crate::valid::{Blackout, ValidCalendar, WeeklyWindow};
+use chrono::NaiveDate;
+
+/// Dates one calendar may list: a year's worth.
+pub const MAX_CALENDAR_DATES: usize = 366;
+/// Ranges, and weekly windows, one calendar may list.
+pub const MAX_CALENDAR_RANGES: usize = 100;
+pub const MAX_CALENDAR_WINDOWS: usize = 100;
+/// Calendars one collection may define, and one job may observe.
+pub const MAX_COLLECTION_CALENDARS: usize = 100;
+pub const MAX_JOB_BLACKOUTS: usize = 20;
+/// Longest calendar name, in characters.
+pub const MAX_CALENDAR_NAME: usize = 80;
+
+const DAY_SECONDS: u32 = 86_400;
+
+/// Validate a collection's `properties.calendars` (`path` names that field).
+pub fn validate_calendars(calendars: &NamedCalendars, path: &str) -> Result<(), ValidationErrors> {
+    let mut problems = Problems::default();
+    check_calendars(calendars, path, &mut problems);
+    problems.finish(Some(()))
+}
+
+pub(super) fn check_calendars(calendars: &NamedCalendars, path: &str, problems: &mut Problems) {
+    if calendars.len() > MAX_COLLECTION_CALENDARS {
+        problems.add(
+            path,
+            format!(
+                "may define at most {MAX_COLLECTION_CALENDARS} calendars; got {}",
+                calendars.len()
+            ),
+        );
+    }
+    for (name, calendar) in calendars {
+        let item = format!("{path}.{name}");
+        check_name(name, &item, problems);
+        check_calendar(calendar, &item, name.clone(), problems);
+    }
+}
+
+fn check_name(name: &str, path: &str, problems: &mut Problems) {
+    if name.trim().is_empty() {
+        problems.add(path, "a calendar name may not be blank");
+    } else if name.chars().count() > MAX_CALENDAR_NAME {
+        problems.add(
+            path,
+            format!("a calendar name may have at most {MAX_CALENDAR_NAME} characters"),
+        );
+    } else if name.chars().any(char::is_control) {
+        problems.add(path, "a calendar name may not contain control characters");
+    }
+}
+
+/// `recurrence.blackout`: names are looked up in `named` (the job's collection's calendars;
+/// `None` = the job has no collection, as in `kairos preview`).
+pub(super) fn check_blackout(
+    items: &[BlackoutRef],
+    named: Option<&NamedCalendars>,
+    path: &str,
+    problems: &mut Problems,
+) -> Blackout {
+    if items.len() > MAX_JOB_BLACKOUTS {
+        problems.add(
+            path,
+            format!(
+                "may list at most {MAX_JOB_BLACKOUTS} calendars; got {}",
+                items.len()
+            ),
+        );
+    }
+    let mut out = Blackout::default();
+    for (i, item) in items.iter().enumerate() {
+        let item_path = format!("{path}[{i}]");
+        match item {
+            BlackoutRef::Name(name) => match named {
+                None => problems.add(
+                    item_path,
+                    format!(
+                        "names the calendar '{name}', but only a job in a job collection can refer to a calendar by name \
+                         (the collection's properties.calendars); here, write the calendar inline instead: \
+                         {{\"name\": \"{name}\", \"dates\": [\"2030-12-25\"]}}"
+                    ),
+                ),
+                Some(named) => match named.get(name) {
+                    // A collection's calendars were validated when it was saved; this checks
+                    // them again only so a stored snapshot never slips through unread.
+                    Some(calendar) => out.calendars.push(check_calendar(
+                        calendar,
+                        &item_path,
+                        name.clone(),
+                        problems,
+                    )),
+                    None => {
+                        let known: Vec<&str> = named.keys().map(String::as_str).collect();
+                        let known = if known.is_empty() {
+                            "it defines none".to_string()
+                        } else {
+                            format!("it defines {}", known.join(", "))
+                        };
+                        problems.add(
+                            item_path,
+                            format!("the job collection has no calendar named '{name}' in properties.calendars; {known}"),
+                        )
+                    }
+                },
+            },
+            BlackoutRef::Inline(calendar) => {
+                let name = match calendar.name.as_deref() {
+                    Some(n) => {
+                        check_name(n, &format!("{item_path}.name"), problems);
+                        n.to_string()
+                    }
+                    None => format!("blackout[{i}]"),
+                };
+                out.calendars
+                    .push(check_calendar(calendar, &item_path, name, problems));
+            }
+        }
+    }
+    out
+}
+
+fn check_calendar(
+    c: &BlackoutCalendar,
+    path: &str,
+    name: String,
+    problems: &mut Problems,
+) -> ValidCalendar {
+    let mut out = ValidCalendar {
+        name,
+        ..ValidCalendar::default()
+    };
+    let dates = c.dates.as_deref().unwrap_or_default();
+    if dates.len() > MAX_CALENDAR_DATES {
+        problems.add(
+            format!("{path}.dates"),
+            format!(
+                "may list at most {MAX_CALENDAR_DATES} dates (use ranges for longer spans); got {}",
+                dates.len()
+            ),
+        );
+    }
+    for (i, d) in dates.iter().enumerate() {
+        if let Some(date) = date(d, &format!("{path}.dates[{i}]"), problems) {
+            out.dates.push(date);
+        }
+    }
+    out.dates.sort_unstable();
+    out.dates.dedup();
+    let ranges = c.ranges.as_deref().unwrap_or_default();
+    if ranges.len() > MAX_CALENDAR_RANGES {
+        problems.add(
+            format!("{path}.ranges"),
+            format!(
+                "may list at most {MAX_CALENDAR_RANGES} ranges; got {}",
+                ranges.len()
+            ),
+        );
+    }
+    for (i, r) in ranges.iter().enumerate() {
+        let item = format!("{path}.ranges[{i}]");
+        let start = required_date(r.start.as_deref(), &format!("{item}.start"), problems);
+        let end = required_date(r.end.as_deref(), &format!("{item}.end"), problems);
+        if let (Some(start), Some(end)) = (start, end) {
+            if start > end {
+                problems.add(
+                    format!("{item}.end"),
+                    format!("must be on or after start ({start}); got {end}"),
+                );
+            } else {
+                out.ranges.push((start, end));
+            }
+        }
+    }
+    let weekly = c.weekly.as_deref().unwrap_or_default();
+    if weekly.len() > MAX_CALENDAR_WINDOWS {
+        problems.add(
+            format!("{path}.weekly"),
+            format!(
+                "may list at most {MAX_CALENDAR_WINDOWS} windows; got {}",
+                weekly.len()
+            ),
+        );
+    }
+    for (i, w) in weekly.iter().enumerate() {
+        let item = format!("{path}.weekly[{i}]");
+        let days = w.days.as_deref().unwrap_or_default();
+        if days.is_empty() {
+            problems.add(
+                format!("{item}.days"),
+                "is required: the days of the week the window applies to, such as [\"Saturday\", \"Sunday\"]",
+            );
+        }
+        let mask = days
+            .iter()
+            .fold(0u8, |m, d| m | 1 << d.to_chrono().num_days_from_monday());
+        let start = match w.start.as_deref() {
+            None => Some(0),
+            Some(t) => time(t, false, &format!("{item}.start"), problems),
+        };
+        let end = match w.end.as_deref() {
+            None => Some(DAY_SECONDS),
+            Some(t) => time(t, true, &format!("{item}.end"), problems),
+        };
+        if let (Some(start), Some(end)) = (start, end) {
+            if start >= end {
+                problems.add(
+                    format!("{item}.end"),
+                    "must be after start; a window cannot cross midnight: split 22:00–06:00 into 22:00–24:00 and 00:00–06:00 on the next day",
+                );
+            } else if mask != 0 {
+                out.weekly.push(WeeklyWindow {
+                    days: mask,
+                    start,
+                    end,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn required_date(text: Option<&str>, path: &str, problems: &mut Problems) -> Option<NaiveDate> {
+    match text {
+        Some(t) => date(t, path, problems),
+        None => {
+            problems.add(path, "is required (a date such as 2030-12-24)");
+            None
+        }
+    }
+}
+
+/// `YYYY-MM-DD`, exactly.
+fn date(text: &str, path: &str, problems: &mut Problems) -> Option<NaiveDate> {
+    let b = text.as_bytes();
+    let shaped = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    let parsed = shaped
+        .then(|| NaiveDate::parse_from_str(text, "%Y-%m-%d").ok())
+        .flatten();
+    if parsed.is_none() {
+        problems.add(
+            path,
+            format!("'{text}' is not a date; use YYYY-MM-DD such as 2030-12-25"),
+        );
+    }
+    parsed
+}
+
+/// `HH:MM` as seconds since midnight; 24:00 only for an end.
+fn time(text: &str, is_end: bool, path: &str, problems: &mut Problems) -> Option<u32> {
+    let b = text.as_bytes();
+    let parsed =
+        (b.len() == 5 && b[2] == b':' && [0, 1, 3, 4].iter().all(|&i| b[i].is_ascii_digit()))
+            .then(|| {
+                let h = (b[0] - b'0') as u32 * 10 + (b[1] - b'0') as u32;
+                let m = (b[3] - b'0') as u32 * 10 + (b[4] - b'0') as u32;
+                (h, m)
+            })
+            .filter(|&(h, m)| (h < 24 && m < 60) || (is_end && h == 24 && m == 0))
+            .map(|(h, m)| h * 3600 + m * 60);
+    if parsed.is_none() {
+        let range = if is_end {
+            "00:01 to 24:00"
+        } else {
+            "00:00 to 23:59"
+        };
+        problems.add(
+            path,
+            format!("'{text}' is not a time of day; use HH:MM from {range}"),
+        );
+    }
+    parsed
+}
