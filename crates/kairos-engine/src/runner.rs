@@ -392,6 +392,11 @@ impl Engine {
             expected_execution_time: from_ms(attempt.scheduled_time),
             execution_tag: occurrence_id(row.id, attempt.scheduled_time),
             client_request_id: uuid::Uuid::new_v4().to_string(),
+            failure: if attempt.error_action {
+                self.main_failure(&attempt)?
+            } else {
+                None
+            },
         };
         let start = self.inner.clock.now();
         let outcome = self.inner.executor.execute(&action.kind, &context).await;
@@ -405,6 +410,21 @@ impl Engine {
             start_ms: to_ms(start),
             end_ms: to_ms(end),
         }))
+    }
+
+    /// How the main action of an occurrence last failed (its newest history message), for the
+    /// error action to report.
+    fn main_failure(&self, attempt: &Attempt) -> Result<Option<String>> {
+        self.inner.store.read(|conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT message FROM history WHERE job_id = ?1 AND expected_time = ?2 AND action_name = 'MainAction'
+                     AND status = 'Failed' ORDER BY id DESC LIMIT 1",
+                    params![attempt.job_id, attempt.scheduled_time],
+                    |r| r.get(0),
+                )
+                .optional()?)
+        })
     }
 
     /// Record finished attempts in one transaction; true when one of them scheduled more work

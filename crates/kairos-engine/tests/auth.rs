@@ -33,6 +33,7 @@ fn ctx() -> AttemptContext {
         expected_execution_time: Utc.with_ymd_and_hms(2030, 1, 2, 3, 4, 5).unwrap(),
         execution_tag: "53d0bfb54125e2c3fba3040f86b7323c".into(),
         client_request_id: "d7737f7c-0880-4072-8b95-f5db2f8ad572".into(),
+        failure: None,
     }
 }
 

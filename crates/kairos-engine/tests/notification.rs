@@ -237,6 +237,7 @@ fn ctx() -> AttemptContext {
         expected_execution_time: Utc.with_ymd_and_hms(2030, 1, 1, 8, 0, 10).unwrap(),
         execution_tag: TAG.into(),
         client_request_id: "d7737f7c-0880-4072-8b95-f5db2f8ad572".into(),
+        failure: None,
     }
 }
 
@@ -505,7 +506,7 @@ async fn a_failing_job_raises_its_error_action_notification() {
         (rows[0].1.as_str(), rows[0].2.as_str()),
         (
             JobExecutionStatus::Completed.to_string().as_str(),
-            "Notification shown: 'Kairos: job 'export' in 'jc1''"
+            "Notification shown: 'Kairos: job 'export' in 'jc1' failed'"
         )
     );
     assert_eq!(
@@ -516,7 +517,7 @@ async fn a_failing_job_raises_its_error_action_notification() {
     assert_eq!(
         bus.notified().await,
         vec![notified(
-            "Kairos: job 'export' in 'jc1'",
+            "Kairos: job 'export' in 'jc1' failed",
             "The nightly export failed"
         )]
     );

@@ -229,6 +229,7 @@ fn ctx() -> AttemptContext {
         expected_execution_time: Utc.with_ymd_and_hms(2030, 1, 1, 8, 0, 0).unwrap(),
         execution_tag: TAG.into(),
         client_request_id: REQUEST_ID.into(),
+        failure: None,
     }
 }
 

@@ -92,6 +92,9 @@ pub struct AttemptContext {
     pub execution_tag: String,
     /// A new id for each attempt, a UUID (`x-ms-client-request-id`).
     pub client_request_id: String,
+    /// When this attempt is the error action's: how the main action's last attempt failed (its
+    /// history message). `None` for the main action.
+    pub failure: Option<String>,
 }
 
 /// The result of one attempt. `message` is what the history record shows: it never contains a

@@ -215,22 +215,35 @@ fn escape_markup(text: &str) -> String {
 
 /// The title a Notification action shows when it names none (or a blank one).
 fn default_title(ctx: &AttemptContext) -> String {
+    let failed = if ctx.failure.is_some() { " failed" } else { "" };
     format!(
-        "Kairos: job '{}' in '{}'",
+        "Kairos: job '{}' in '{}'{failed}",
         ctx.job_id, ctx.job_collection_id
     )
 }
 
-/// The body a Notification action shows when it names none (or a blank one). The action does
-/// not know whether it runs as the job's main action or as its error action, so the text fits
-/// both.
+/// The body a Notification action shows when it names none (or a blank one): as the error
+/// action it says what failed (the first line of the main action's last failure).
 fn default_body(ctx: &AttemptContext) -> String {
-    format!(
-        "Occurrence due {} (execution {})",
-        ctx.expected_execution_time
-            .to_rfc3339_opts(SecondsFormat::AutoSi, true),
-        ctx.execution_tag
-    )
+    let due = ctx
+        .expected_execution_time
+        .to_rfc3339_opts(SecondsFormat::AutoSi, true);
+    match &ctx.failure {
+        Some(failure) => {
+            let first_line: String = failure
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .take(300)
+                .collect();
+            format!(
+                "The occurrence due {due} failed (execution {}): {first_line}",
+                ctx.execution_tag
+            )
+        }
+        None => format!("Occurrence due {due} (execution {})", ctx.execution_tag),
+    }
 }
 
 /// At most this many characters of the title go into the history message.
@@ -261,6 +274,33 @@ pub(super) async fn execute(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn defaults_say_what_failed_when_running_as_the_error_action() {
+        let mut ctx = crate::actions::AttemptContext {
+            job_id: "export".into(),
+            job_collection_id: "jc1".into(),
+            expected_execution_time: chrono::DateTime::from_timestamp(1_893_484_800, 0).unwrap(),
+            execution_tag: "0".repeat(32),
+            client_request_id: "r".into(),
+            failure: None,
+        };
+        assert_eq!(super::default_title(&ctx), "Kairos: job 'export' in 'jc1'");
+        assert!(super::default_body(&ctx).starts_with("Occurrence due 2030-01-01T08:00:00Z"));
+        ctx.failure =
+            Some("Http Action - Response from host 'h': 'Service Unavailable'\r\nmore".into());
+        assert_eq!(
+            super::default_title(&ctx),
+            "Kairos: job 'export' in 'jc1' failed"
+        );
+        let body = super::default_body(&ctx);
+        assert!(
+            body.contains("failed") && body.contains("'Service Unavailable'"),
+            "{body}"
+        );
+        assert!(!body.contains("more"), "first line only: {body}");
+    }
+
     use super::*;
 
     #[test]

@@ -401,6 +401,7 @@ mod tests {
             expected_execution_time: Utc.with_ymd_and_hms(2014, 1, 30, 20, 31, 13).unwrap(),
             execution_tag: "53d0bfb54125e2c3fba3040f86b7323c".into(),
             client_request_id: "d7737f7c-0880-4072-8b95-f5db2f8ad572".into(),
+            failure: None,
         }
     }
 
