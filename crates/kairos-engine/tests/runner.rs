@@ -866,3 +866,40 @@ async fn collection_calendars_black_out_runs_and_follow_changes() {
     .await;
     runner.shutdown().await;
 }
+
+/// The wall clock set back an hour (a manual change or a bad NTP step): nothing runs twice, and
+/// the next occurrence runs when the clock shows its time again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wall_clock_set_back_runs_nothing_twice() {
+    let (target, base) = Target::start().await;
+    let s = setup("2030-01-01T07:59:00Z");
+    let key = s.collection.job("hourly");
+    s.engine
+        .put_job(
+            &key,
+            json!({"properties": {"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Hour"},
+                "action": {"type": "Http", "request": {"uri": format!("{base}/back"), "method": "GET"}}}}),
+        )
+        .unwrap();
+    let runner = s.engine.start_runner();
+    s.clock.set(at("2030-01-01T08:00:00Z"));
+    eventually("the 08:00 run", || target.hits("/back").len() == 1).await;
+    eventually("recorded", || history(&s.engine, &key).len() == 1).await;
+    s.clock.set(at("2030-01-01T07:10:00Z"));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    s.clock.set(at("2030-01-01T08:00:30Z"));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        target.hits("/back").len(),
+        1,
+        "08:00 does not run again when the clock shows it again"
+    );
+    s.clock.set(at("2030-01-01T09:00:00Z"));
+    eventually("the 09:00 run", || target.hits("/back").len() == 2).await;
+    assert_eq!(
+        target.hits("/back")[1].headers["x-ms-scheduler-expected-execution-time"],
+        "2030-01-01T09:00:00Z"
+    );
+    assert!(postponed(&s.engine, &key).is_empty(), "nothing was missed");
+    runner.shutdown().await;
+}
