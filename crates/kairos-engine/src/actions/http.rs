@@ -17,7 +17,6 @@
 
 use super::{client_cert, oauth, AttemptContext, ExecutorConfig, Outcome};
 use base64::Engine as _;
-use chrono::SecondsFormat;
 use kairos_core::valid::{HttpAction, HttpAuth};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
 use reqwest::{Client, Method, Request, Response, StatusCode};
@@ -148,24 +147,7 @@ fn build_request(
         headers.append(header_name, header_value);
     }
 
-    let expected = ctx
-        .expected_execution_time
-        .to_rfc3339_opts(SecondsFormat::AutoSi, true);
-    let scheduler_headers = [
-        ("x-ms-scheduler-jobid", ctx.job_id.as_str()),
-        (
-            "x-ms-scheduler-jobcollectionid",
-            ctx.job_collection_id.as_str(),
-        ),
-        ("x-ms-scheduler-expected-execution-time", expected.as_str()),
-        ("x-ms-execution-tag", ctx.execution_tag.as_str()),
-        ("x-ms-client-request-id", ctx.client_request_id.as_str()),
-    ];
-    for (name, value) in scheduler_headers {
-        let header_value = HeaderValue::from_bytes(value.as_bytes())
-            .map_err(|_| format!("the value of header '{name}' is not allowed in HTTP"))?;
-        headers.insert(HeaderName::from_static(name), header_value);
-    }
+    ctx.insert_scheduler_headers(&mut headers)?;
 
     match &action.authentication {
         None => {}

@@ -97,6 +97,36 @@ pub struct AttemptContext {
     pub failure: Option<String>,
 }
 
+impl AttemptContext {
+    /// Put the five scheduler headers (DESIGN.md, "Invariants") into `headers`, replacing any of
+    /// the same name: targets must be able to trust them.
+    pub(crate) fn insert_scheduler_headers(
+        &self,
+        headers: &mut reqwest::header::HeaderMap,
+    ) -> Result<(), String> {
+        use reqwest::header::{HeaderName, HeaderValue};
+        let expected = self
+            .expected_execution_time
+            .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true);
+        let scheduler_headers = [
+            ("x-ms-scheduler-jobid", self.job_id.as_str()),
+            (
+                "x-ms-scheduler-jobcollectionid",
+                self.job_collection_id.as_str(),
+            ),
+            ("x-ms-scheduler-expected-execution-time", expected.as_str()),
+            ("x-ms-execution-tag", self.execution_tag.as_str()),
+            ("x-ms-client-request-id", self.client_request_id.as_str()),
+        ];
+        for (name, value) in scheduler_headers {
+            let header_value = HeaderValue::from_bytes(value.as_bytes())
+                .map_err(|_| format!("the value of header '{name}' is not allowed in HTTP"))?;
+            headers.insert(HeaderName::from_static(name), header_value);
+        }
+        Ok(())
+    }
+}
+
 /// The result of one attempt. `message` is what the history record shows: it never contains a
 /// secret and never echoes the request's headers.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -46,7 +46,7 @@
 use super::http::{describe_error, truncate_body, BODY_LIMIT};
 use super::{AttemptContext, ExecutorConfig, Outcome};
 use base64::Engine as _;
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use hmac::{Hmac, KeyInit, Mac};
 use kairos_core::model::BrokeredMessageProperties;
 use kairos_core::valid::ServiceBusAction;
@@ -234,24 +234,7 @@ fn build_request(
         headers.append(header_name, header_value);
     }
 
-    let expected = ctx
-        .expected_execution_time
-        .to_rfc3339_opts(SecondsFormat::AutoSi, true);
-    let scheduler_properties = [
-        ("x-ms-scheduler-jobid", ctx.job_id.as_str()),
-        (
-            "x-ms-scheduler-jobcollectionid",
-            ctx.job_collection_id.as_str(),
-        ),
-        ("x-ms-scheduler-expected-execution-time", expected.as_str()),
-        ("x-ms-execution-tag", ctx.execution_tag.as_str()),
-        ("x-ms-client-request-id", ctx.client_request_id.as_str()),
-    ];
-    for (name, value) in scheduler_properties {
-        let header_value = HeaderValue::from_bytes(value.as_bytes())
-            .map_err(|_| format!("the value of '{name}' is not allowed in HTTP"))?;
-        headers.insert(HeaderName::from_static(name), header_value);
-    }
+    ctx.insert_scheduler_headers(&mut headers)?;
 
     let properties = action.brokered_message_properties.as_ref();
     let content_type = properties
