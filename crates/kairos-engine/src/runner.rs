@@ -63,7 +63,18 @@ struct Attempt {
     error_action: bool,
     retry_count: i64,
     is_last: bool,
-    due_at: i64,
+    /// What running it needs from the job, read in the claiming query so an attempt does not
+    /// go back to the database before it runs.
+    job: Arc<ClaimedJob>,
+}
+
+#[derive(Debug)]
+struct ClaimedJob {
+    name: String,
+    collection: String,
+    properties: String,
+    version: i64,
+    series_anchor: i64,
 }
 
 impl Engine {
@@ -281,11 +292,8 @@ impl Engine {
             .execute(params![row.id, to_ms(*scheduled), repeat, due, is_last])?;
         }
         if let Some(postponed) = &p.postponed {
-            tx.execute(
-                "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
-                 VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Postponed', ?4, 0, ?5)",
-                params![row.id, now_ms, to_ms(postponed.first), postponed.message, repeat],
-            )?;
+            tx.prepare_cached("INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+                 VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Postponed', ?4, 0, ?5)")?.execute(params![row.id, now_ms, to_ms(postponed.first), postponed.message, repeat])?;
         }
         // A series with nothing left ends here when nothing runs (all skipped).
         let finished = p.next.is_none() && p.runs.is_empty();
@@ -305,28 +313,45 @@ impl Engine {
         Ok(())
     }
 
-    /// Attempts due now and not yet claimed, claimed in one transaction.
+    /// Attempts due now and not yet claimed, with what running them needs, claimed in one
+    /// transaction.
     fn claim_due(&self, now_ms: i64) -> Result<Vec<Attempt>> {
         self.inner.store.write(|tx| {
-            let mut stmt = tx.prepare_cached(
-                "UPDATE attempts SET claimed = 1 WHERE id IN
-                   (SELECT id FROM attempts WHERE claimed = 0 AND due_at <= ?1 ORDER BY due_at LIMIT ?2)
-                 RETURNING id, job_id, scheduled_time, repeat_count, action_name, retry_count, is_last, due_at",
+            let mut select = tx.prepare_cached(
+                "SELECT a.id, a.job_id, a.scheduled_time, a.repeat_count, a.action_name, a.retry_count, a.is_last,
+                        a.due_at, j.name, c.name, j.properties, j.version, j.series_anchor
+                 FROM attempts a JOIN jobs j ON j.id = a.job_id JOIN collections c ON c.id = j.collection_id
+                 WHERE a.claimed = 0 AND a.due_at <= ?1 ORDER BY a.due_at LIMIT ?2",
             )?;
-            let rows = stmt.query_map(params![now_ms, CLAIM_BATCH], |r| {
-                Ok(Attempt {
-                    id: r.get(0)?,
-                    job_id: r.get(1)?,
-                    scheduled_time: r.get(2)?,
-                    repeat_count: r.get(3)?,
-                    error_action: r.get::<_, String>(4)? == "ErrorAction",
-                    retry_count: r.get(5)?,
-                    is_last: r.get(6)?,
-                    due_at: r.get(7)?,
-                })
+            let mut jobs: std::collections::HashMap<i64, Arc<ClaimedJob>> = std::collections::HashMap::new();
+            let rows = select.query_map(params![now_ms, CLAIM_BATCH], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, String>(4)? == "ErrorAction",
+                    r.get::<_, i64>(5)?,
+                    r.get::<_, bool>(6)?,
+                    r.get::<_, i64>(7)?,
+                    (r.get::<_, String>(8)?, r.get::<_, String>(9)?, r.get::<_, String>(10)?, r.get::<_, i64>(11)?, r.get::<_, i64>(12)?),
+                ))
             })?;
-            let mut attempts = rows.collect::<rusqlite::Result<Vec<_>>>()?;
-            attempts.sort_by_key(|a| a.due_at);
+            let mut attempts = Vec::new();
+            for row in rows {
+                let (id, job_id, scheduled_time, repeat_count, error_action, retry_count, is_last, _due_at, job) = row?;
+                let job = jobs
+                    .entry(job_id)
+                    .or_insert_with(|| {
+                        let (name, collection, properties, version, series_anchor) = job;
+                        Arc::new(ClaimedJob { name, collection, properties, version, series_anchor })
+                    })
+                    .clone();
+                attempts.push(Attempt { id, job_id, scheduled_time, repeat_count, error_action, retry_count, is_last, job });
+            }
+            let ids = serde_json::Value::from(attempts.iter().map(|a| a.id).collect::<Vec<_>>()).to_string();
+            tx.prepare_cached("UPDATE attempts SET claimed = 1 WHERE id IN (SELECT value FROM json_each(?1))")?
+                .execute(params![ids])?;
             Ok(attempts)
         })
     }
@@ -350,25 +375,13 @@ impl Engine {
 
     /// Run one attempt; the result goes to the recorder. `None` when there was nothing to run.
     async fn perform(&self, attempt: Attempt) -> Result<Option<Finished>> {
-        let loaded = self.inner.store.read(|conn| {
-            Ok(conn
-                .query_row(
-                    &format!(
-                        "SELECT {}, c.name FROM jobs j JOIN collections c ON c.id = j.collection_id WHERE j.id = ?1",
-                        JOB_COLUMNS.split(", ").map(|c| format!("j.{c}")).collect::<Vec<_>>().join(", ")
-                    ),
-                    params![attempt.job_id],
-                    |r| Ok((job_from_row(r)?, r.get::<_, String>(13)?)),
-                )
-                .optional()?)
-        })?;
-        let Some((row, collection_name)) = loaded else {
-            return Ok(None); // the job was deleted; its attempts went with it
-        };
-        let plan = self
-            .inner
-            .plans
-            .get(row.id, row.version, &row.properties, row.series_anchor)?;
+        let job = attempt.job.clone();
+        let plan = self.inner.plans.get(
+            attempt.job_id,
+            job.version,
+            &job.properties,
+            job.series_anchor,
+        )?;
         let action: Option<&Action> = if attempt.error_action {
             plan.job.action.error_action.as_deref()
         } else {
@@ -387,10 +400,10 @@ impl Engine {
             return Ok(None);
         };
         let context = AttemptContext {
-            job_id: row.name.clone(),
-            job_collection_id: collection_name,
+            job_id: job.name.clone(),
+            job_collection_id: job.collection.clone(),
             expected_execution_time: from_ms(attempt.scheduled_time),
-            execution_tag: occurrence_id(row.id, attempt.scheduled_time),
+            execution_tag: occurrence_id(attempt.job_id, attempt.scheduled_time),
             client_request_id: uuid::Uuid::new_v4().to_string(),
             failure: if attempt.error_action {
                 self.main_failure(&attempt)?
@@ -443,14 +456,12 @@ impl Engine {
     /// older than 60 days goes too (§10.2).
     fn apply_retention(&self, now_ms: i64) -> Result<()> {
         self.inner.store.write(|tx| {
-            tx.execute(
+            tx.prepare_cached(
                 "DELETE FROM jobs WHERE state IN ('Completed', 'Faulted') AND finished_at < ?1",
-                params![now_ms - RETENTION_MS],
-            )?;
-            tx.execute(
-                "DELETE FROM history WHERE end_time < ?1",
-                params![now_ms - RETENTION_MS],
-            )?;
+            )?
+            .execute(params![now_ms - RETENTION_MS])?;
+            tx.prepare_cached("DELETE FROM history WHERE end_time < ?1")?
+                .execute(params![now_ms - RETENTION_MS])?;
             Ok(())
         })
     }
@@ -516,23 +527,15 @@ fn record_one(tx: &rusqlite::Transaction<'_>, f: &Finished) -> Result<bool> {
     match (f.success, next_retry) {
         (false, Some(delay)) => {
             let due = f.end_ms + delay.as_millis() as i64;
-            tx.execute(
-                "UPDATE attempts SET retry_count = retry_count + 1, due_at = ?1, claimed = 0 WHERE id = ?2",
-                params![due, attempt.id],
-            )?;
+            tx.prepare_cached("UPDATE attempts SET retry_count = retry_count + 1, due_at = ?1, claimed = 0 WHERE id = ?2")?.execute(params![due, attempt.id])?;
             Ok(true)
         }
         (false, _) if !attempt.error_action => {
             // The occurrence faulted: retries exhausted (or none allowed).
-            tx.execute(
-                "UPDATE jobs SET faulted_count = faulted_count + 1 WHERE id = ?1",
-                params![attempt.job_id],
-            )?;
+            tx.prepare_cached("UPDATE jobs SET faulted_count = faulted_count + 1 WHERE id = ?1")?
+                .execute(params![attempt.job_id])?;
             if f.has_error_action {
-                tx.execute(
-                    "UPDATE attempts SET action_name = 'ErrorAction', retry_count = 0, due_at = ?1, claimed = 0 WHERE id = ?2",
-                    params![f.end_ms, attempt.id],
-                )?;
+                tx.prepare_cached("UPDATE attempts SET action_name = 'ErrorAction', retry_count = 0, due_at = ?1, claimed = 0 WHERE id = ?2")?.execute(params![f.end_ms, attempt.id])?;
                 Ok(true)
             } else {
                 finish_occurrence(tx, attempt, JobState::Faulted, f.end_ms)
@@ -554,36 +557,31 @@ fn finish_occurrence(
     end_state: JobState,
     end_ms: i64,
 ) -> Result<bool> {
-    tx.execute("DELETE FROM attempts WHERE id = ?1", params![attempt.id])?;
+    tx.prepare_cached("DELETE FROM attempts WHERE id = ?1")?
+        .execute(params![attempt.id])?;
     if attempt.is_last {
-        tx.execute(
+        tx.prepare_cached(
             "UPDATE jobs SET state = ?1, next_run = NULL, finished_at = ?2, version = version + 1
              WHERE id = ?3 AND state IN ('Enabled', 'Disabled')",
-            params![end_state.as_str(), end_ms, attempt.job_id],
-        )?;
+        )?
+        .execute(params![end_state.as_str(), end_ms, attempt.job_id])?;
     }
-    let released = tx.execute(
-        "UPDATE attempts SET due_at = ?1 WHERE id =
-           (SELECT id FROM attempts WHERE job_id = ?2 AND due_at = ?3 ORDER BY scheduled_time LIMIT 1)",
-        params![end_ms, attempt.job_id, QUEUED_DUE],
-    )?;
+    let released = tx.prepare_cached("UPDATE attempts SET due_at = ?1 WHERE id =
+           (SELECT id FROM attempts WHERE job_id = ?2 AND due_at = ?3 ORDER BY scheduled_time LIMIT 1)")?.execute(params![end_ms, attempt.job_id, QUEUED_DUE])?;
     Ok(released > 0)
 }
 
 /// Keep the last 1,000 records of a job (the 60-day limit is applied by `apply_retention`).
 fn prune_history(tx: &rusqlite::Transaction<'_>, job_id: i64) -> Result<()> {
     let cutoff: Option<i64> = tx
-        .query_row(
+        .prepare_cached(
             "SELECT id FROM history WHERE job_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2",
-            params![job_id, HISTORY_KEEP],
-            |r| r.get(0),
-        )
+        )?
+        .query_row(params![job_id, HISTORY_KEEP], |r| r.get(0))
         .optional()?;
     if let Some(id) = cutoff {
-        tx.execute(
-            "DELETE FROM history WHERE job_id = ?1 AND id <= ?2",
-            params![job_id, id],
-        )?;
+        tx.prepare_cached("DELETE FROM history WHERE job_id = ?1 AND id <= ?2")?
+            .execute(params![job_id, id])?;
     }
     Ok(())
 }
