@@ -50,7 +50,7 @@ impl JobPlan {
     }
 }
 
-const MAX_CACHED_PLANS: usize = 50_000;
+const MAX_CACHED_PLANS: usize = 10_000;
 
 #[derive(Debug, Default)]
 pub struct PlanCache {

@@ -76,6 +76,11 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX attempts_unclaimed ON attempts(due_at) WHERE claimed = 0;
     CREATE INDEX history_by_end ON history(end_time);
     "#,
+    // 3: "is an occurrence of this job still running?" (overlap policy) is asked for every due
+    //    occurrence; without this index it scanned all attempts.
+    r#"
+    CREATE INDEX attempts_by_job ON attempts(job_id);
+    "#,
 ];
 
 /// Bring `conn` to the newest schema. Refuses a database written by a newer Kairos.
