@@ -28,6 +28,9 @@ use tokio::task::JoinSet;
 const PROMOTE_BATCH: i64 = 1_000;
 const CLAIM_BATCH: i64 = 5_000;
 const RECORD_BATCH: usize = 1_000;
+/// Work is promoted and claimed this long before it is due, and each attempt then waits for its
+/// exact due time: the database work of a burst happens before the due instant, not after it.
+const LEAD_MS: i64 = 1_000;
 /// `due_at` of an attempt queued behind the previous occurrence (overlap Queue): never due by
 /// time; released when that occurrence finishes.
 pub(crate) const QUEUED_DUE: i64 = i64::MAX / 2;
@@ -63,6 +66,7 @@ struct Attempt {
     error_action: bool,
     retry_count: i64,
     is_last: bool,
+    due_at: i64,
     /// What running it needs from the job, read in the claiming query so an attempt does not
     /// go back to the database before it runs.
     job: Arc<ClaimedJob>,
@@ -131,17 +135,25 @@ impl Engine {
             held = holds_lease;
             let mut wake_at = now_ms + lease::LEASE_RENEW_MS;
             if holds_lease {
-                if let Err(e) = self.promote_due(now, reason) {
+                if let Err(e) = self.promote_due(now, now_ms + LEAD_MS, reason) {
                     tracing::error!(error = %e, "cannot promote due occurrences");
                 }
                 first_pass = false;
-                match self.claim_due(now_ms) {
+                match self.claim_due(now_ms + LEAD_MS) {
                     Ok(attempts) => {
                         for attempt in attempts {
                             let engine = self.clone();
                             let permits = permits.clone();
                             let results = results.clone();
                             in_flight.spawn(async move {
+                                // Claimed up to LEAD_MS early: wait for the exact due time.
+                                while engine.inner.clock.now() < from_ms(attempt.due_at) {
+                                    engine
+                                        .inner
+                                        .clock
+                                        .sleep_until(from_ms(attempt.due_at))
+                                        .await;
+                                }
                                 let _permit = permits.acquire_owned().await;
                                 match engine.perform(attempt).await {
                                     Ok(Some(finished)) => {
@@ -162,7 +174,7 @@ impl Engine {
                     }
                 }
                 match self.next_due() {
-                    Ok(Some(due)) => wake_at = wake_at.min(due),
+                    Ok(Some(due)) => wake_at = wake_at.min(due - LEAD_MS),
                     Ok(None) => {}
                     Err(e) => tracing::error!(error = %e, "cannot compute the next due time"),
                 }
@@ -215,7 +227,8 @@ impl Engine {
     }
 
     /// Turn every occurrence that is due into an attempt row and advance its job, in batches.
-    fn promote_due(&self, now: DateTime<Utc>, reason: MissReason) -> Result<()> {
+    /// Promote every occurrence due by `horizon_ms` (a little ahead of `now`).
+    fn promote_due(&self, now: DateTime<Utc>, horizon_ms: i64, reason: MissReason) -> Result<()> {
         let now_ms = to_ms(now);
         loop {
             let promoted = self.inner.store.write(|tx| {
@@ -224,7 +237,7 @@ impl Engine {
                         "SELECT {JOB_COLUMNS} FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL AND next_run <= ?1
                          ORDER BY next_run LIMIT ?2"
                     ))?;
-                    let rows = stmt.query_map(params![now_ms, PROMOTE_BATCH], job_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+                    let rows = stmt.query_map(params![horizon_ms, PROMOTE_BATCH], job_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
                     rows
                 };
                 for row in &rows {
@@ -339,7 +352,7 @@ impl Engine {
             })?;
             let mut attempts = Vec::new();
             for row in rows {
-                let (id, job_id, scheduled_time, repeat_count, error_action, retry_count, is_last, _due_at, job) = row?;
+                let (id, job_id, scheduled_time, repeat_count, error_action, retry_count, is_last, due_at, job) = row?;
                 let job = jobs
                     .entry(job_id)
                     .or_insert_with(|| {
@@ -347,7 +360,7 @@ impl Engine {
                         Arc::new(ClaimedJob { name, collection, properties, version, series_anchor })
                     })
                     .clone();
-                attempts.push(Attempt { id, job_id, scheduled_time, repeat_count, error_action, retry_count, is_last, job });
+                attempts.push(Attempt { id, job_id, scheduled_time, repeat_count, error_action, retry_count, is_last, due_at, job });
             }
             let ids = serde_json::Value::from(attempts.iter().map(|a| a.id).collect::<Vec<_>>()).to_string();
             tx.prepare_cached("UPDATE attempts SET claimed = 1 WHERE id IN (SELECT value FROM json_each(?1))")?
