@@ -1,5 +1,7 @@
 //! The action executor against a real HTTP server on 127.0.0.1 (axum, spawned per test).
 
+mod support;
+
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -164,19 +166,7 @@ async fn check(
     success: bool,
     contains: &[&str],
 ) -> Outcome {
-    let outcome = executor.execute(&action, &ctx()).await;
-    assert_eq!(
-        outcome.success, success,
-        "success for {action:?}; message: {}",
-        outcome.message
-    );
-    for want in contains {
-        assert!(
-            outcome.message.contains(want),
-            "expected {want:?} in {:?}",
-            outcome.message
-        );
-    }
+    let outcome = support::run_expecting(executor, &action, &ctx(), success, contains).await;
     for secret in [PASSWORD, BASIC_TOKEN, "s3cr3t", "SECRET"] {
         assert!(
             !outcome.message.contains(secret),

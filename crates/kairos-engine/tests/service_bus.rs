@@ -5,6 +5,8 @@
 //! in the future, and answers 401 otherwise, 201 when all is well. It records what arrived.
 //! The executor tests drive it directly; the engine tests run jobs through the runner.
 
+mod support;
+
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -254,19 +256,7 @@ async fn check(
     success: bool,
     contains: &[&str],
 ) -> Outcome {
-    let outcome = executor.execute(&action, &ctx()).await;
-    assert_eq!(
-        outcome.success, success,
-        "success for {action:?}; message: {}",
-        outcome.message
-    );
-    for want in contains {
-        assert!(
-            outcome.message.contains(want),
-            "expected {want:?} in {:?}",
-            outcome.message
-        );
-    }
+    let outcome = support::run_expecting(executor, &action, &ctx(), success, contains).await;
     assert_no_secret(bus, &outcome.message);
     outcome
 }
