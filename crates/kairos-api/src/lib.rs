@@ -28,6 +28,7 @@ mod auth;
 mod body;
 mod error;
 mod handlers;
+pub mod local;
 mod query;
 mod route;
 

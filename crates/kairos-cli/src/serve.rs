@@ -10,11 +10,12 @@
 
 use crate::commands::report;
 use clap::Args;
+use kairos_api::local::{api_token, create_private, data_dir, DATABASE_FILE};
 use kairos_core::FieldError;
 use kairos_engine::{Database, Engine, EngineConfig};
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -22,8 +23,6 @@ use std::time::Duration;
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:7010";
 /// How long requests in flight may take to finish once a stop signal came.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
-const TOKEN_FILE: &str = "api-token";
-const DATABASE_FILE: &str = "kairos.db";
 const EXIT_FAILURE: u8 = 1;
 
 #[derive(Debug, Args)]
@@ -178,121 +177,6 @@ fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     parsed.ok_or_else(|| {
         format!("'{text}' is not an address; use IP:PORT such as {DEFAULT_LISTEN} (port 0 picks a free port)")
     })
-}
-
-/// The data directory, created if needed (mode 0700: the database holds the jobs' secrets).
-fn data_dir(given: Option<&Path>) -> Result<PathBuf, String> {
-    let dir = match given {
-        Some(dir) => dir.to_path_buf(),
-        None => dirs::data_dir()
-            .map(|d| d.join("kairos"))
-            .ok_or("this platform has no data directory; pass --data-dir")?,
-    };
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder
-        .create(&dir)
-        .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
-    Ok(dir)
-}
-
-/// `KAIROS_API_TOKEN` when set (and not blank), else the token kept in `DIR/api-token`, created
-/// on first start. Neither is ever logged.
-fn api_token(dir: &Path) -> Result<String, String> {
-    if let Ok(token) = std::env::var("KAIROS_API_TOKEN") {
-        if !token.trim().is_empty() {
-            tracing::info!("API token from KAIROS_API_TOKEN");
-            return Ok(token.trim().to_string());
-        }
-        tracing::warn!("KAIROS_API_TOKEN is set but blank; using the api-token file");
-    }
-    token_from_file(dir)
-}
-
-fn token_from_file(dir: &Path) -> Result<String, String> {
-    let path = dir.join(TOKEN_FILE);
-    match std::fs::read_to_string(&path) {
-        Ok(text) if !text.trim().is_empty() => {
-            restrict(&path)?;
-            tracing::info!(file = %path.display(), "API token from file");
-            Ok(text.trim().to_string())
-        }
-        Ok(_) => write_new_token(dir, &path, true),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => write_new_token(dir, &path, false),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
-    }
-}
-
-/// A new random token (64 hex digits: two UUIDv4s, 244 random bits from the OS), written with
-/// mode 0600 to a temporary file and then linked into place, so a concurrent start never reads a
-/// half-written file: when two processes race, the first link wins and both use its token.
-/// `replace` overwrites a blank token file.
-fn write_new_token(dir: &Path, path: &Path, replace: bool) -> Result<String, String> {
-    let token = format!(
-        "{}{}",
-        uuid::Uuid::new_v4().simple(),
-        uuid::Uuid::new_v4().simple()
-    );
-    let temporary = dir.join(format!(".{TOKEN_FILE}.{}", uuid::Uuid::new_v4().simple()));
-    let placed = write_private(&temporary, &format!("{token}\n")).and_then(|()| {
-        if replace {
-            std::fs::rename(&temporary, path)
-        } else {
-            std::fs::hard_link(&temporary, path)
-        }
-    });
-    let _ = std::fs::remove_file(&temporary);
-    match placed {
-        Ok(()) => {
-            tracing::info!(file = %path.display(), "API token generated");
-            Ok(token)
-        }
-        // Another process created the file first: use its token.
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && !replace => token_from_file(dir),
-        Err(e) => Err(format!("cannot write {}: {e}", path.display())),
-    }
-}
-
-/// Create `path` (which must not exist) readable by its owner only, with `text`.
-fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()
-}
-
-/// Create an empty file readable by its owner only, unless it exists.
-fn create_private(path: &Path) -> std::io::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path).map(drop)
-}
-
-/// Make sure only the owner can read the token file.
-fn restrict(path: &Path) -> Result<(), String> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
-            .permissions()
-            .mode();
-        if mode & 0o077 != 0 {
-            tracing::warn!(file = %path.display(), "the token file was readable by others; setting mode 0600");
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-                .map_err(|e| format!("cannot restrict {}: {e}", path.display()))?;
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = path;
-    Ok(())
 }
 
 fn init_logging() {

@@ -3,6 +3,7 @@
 //! Pure by design: no IO, and the clock is never read; every "now" is a parameter. The engine,
 //! the API, the CLI and the desktop shell all build on these types.
 
+pub mod describe;
 pub mod document;
 pub mod error;
 pub mod iso8601;

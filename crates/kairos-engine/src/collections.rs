@@ -119,6 +119,18 @@ impl Engine {
         })
     }
 
+    /// Every collection in the database, whatever its subscription and resource group (the
+    /// desktop app shows them all).
+    pub fn all_collection_keys(&self) -> Result<Vec<CollectionKey>> {
+        self.inner.store.read(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT subscription, resource_group, name FROM collections ORDER BY name, subscription, resource_group",
+            )?;
+            let rows = stmt.query_map([], |r| Ok(CollectionKey::new(r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
     /// Delete a collection with its jobs and their history.
     pub fn delete_collection(&self, key: &CollectionKey) -> Result<()> {
         let deleted = self.inner.store.write(|tx| {

@@ -83,6 +83,59 @@ impl Engine {
         })
     }
 
+    /// Create or replace a job, keeping each stored secret the new definition leaves out (an
+    /// editor that never saw the secrets can save the job; see `secrets::keep_stored`).
+    pub fn put_job_keeping_secrets(&self, key: &JobKey, body: Value) -> Result<Put<JobDefinition>> {
+        let mut properties = properties_of(body)?;
+        let created = self.store_job(key, |existing| {
+            if let Some(stored) =
+                existing.and_then(|row| serde_json::from_str(&row.properties).ok())
+            {
+                crate::secrets::keep_stored(&mut properties, &stored);
+            }
+            Ok(properties)
+        })?;
+        Ok(Put {
+            value: self.get_job(key)?,
+            created,
+        })
+    }
+
+    /// Where the job keeps secrets (paths rooted at `properties.`), never their values.
+    pub fn job_secret_paths(&self, key: &JobKey) -> Result<Vec<String>> {
+        self.inner.store.read(|conn| {
+            let collection_id = collection_id(conn, &key.collection)?
+                .ok_or_else(|| collection_not_found(&key.collection))?;
+            let row =
+                load_job(conn, collection_id, &key.name)?.ok_or_else(|| job_not_found(key))?;
+            let properties: Value = serde_json::from_str(&row.properties).unwrap_or(Value::Null);
+            Ok(crate::secrets::stored_paths(&properties))
+        })
+    }
+
+    /// The stored definition with its secrets, to copy a job (duplicate) without them ever
+    /// leaving the engine.
+    pub fn copy_job(&self, from: &JobKey, to: &JobKey) -> Result<Put<JobDefinition>> {
+        let properties: Value = self.inner.store.read(|conn| {
+            let collection_id = collection_id(conn, &from.collection)?
+                .ok_or_else(|| collection_not_found(&from.collection))?;
+            let row =
+                load_job(conn, collection_id, &from.name)?.ok_or_else(|| job_not_found(from))?;
+            Ok(serde_json::from_str(&row.properties).unwrap_or(Value::Null))
+        })?;
+        if self.get_job(to).is_ok() {
+            return Err(EngineError::conflict(format!(
+                "a job named '{}' already exists in '{}'",
+                to.name, to.collection.name
+            )));
+        }
+        let mut properties = properties;
+        if let Value::Object(map) = &mut properties {
+            map.remove(RESOLVED_CALENDARS_KEY);
+        }
+        self.put_job(to, serde_json::json!({ "properties": properties }))
+    }
+
     /// Merge into a job, down to sub-objects; `null` removes a member (spec §6).
     pub fn patch_job(&self, key: &JobKey, body: Value) -> Result<JobDefinition> {
         let patch = properties_of(body)?;

@@ -4,6 +4,7 @@
 //! the `Engine` facade.
 
 pub mod actions;
+pub mod changes;
 pub mod clock;
 pub mod collections;
 pub mod engine;
@@ -16,10 +17,13 @@ mod plan;
 pub mod promote;
 pub mod quota;
 pub mod runner;
+pub mod secrets;
+pub mod settings;
 pub mod store;
 mod time;
 
-pub use actions::{ExecutorConfig, Notifier};
+pub use actions::{ExecutorConfig, Note, Notifier};
+pub use changes::ChangeWatcher;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use collections::Put;
 pub use engine::{Database, Engine, EngineConfig};

@@ -25,12 +25,15 @@ pub enum MissReason {
     NotRunning,
     AsleepOrClockJump,
     Busy,
+    /// Every job was paused (setting `paused`, the tray's "Pause all jobs").
+    Paused,
 }
 
 impl MissReason {
     fn text(self) -> &'static str {
         match self {
             MissReason::NotRunning => "while Kairos was not running",
+            MissReason::Paused => "while Kairos was paused",
             MissReason::AsleepOrClockJump => {
                 "while the computer was asleep or its clock jumped forward"
             }

@@ -8,12 +8,14 @@
 //! No polling tick: the loop sleeps until the earliest due time, and operations that change what
 //! is due wake it through `Notify`.
 
-use crate::actions::AttemptContext;
+use crate::actions::{AttemptContext, Note};
+use crate::changes::ChangeWatcher;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::jobs::{job_from_row, JobRow, JOB_COLUMNS};
 use crate::lease;
 use crate::promote::{self, MissReason, Promotion};
+use crate::settings::{NOTIFY_ON_FAULT, PAUSED};
 use crate::time::{from_ms, to_ms};
 use chrono::{DateTime, Utc};
 use kairos_core::model::JobState;
@@ -39,6 +41,8 @@ const CLOCK_JUMP_MS: i64 = 30_000;
 /// History kept per job (spec §10.2, §11): the last 1,000 executions, at most 60 days.
 const HISTORY_KEEP: i64 = 1_000;
 const RETENTION_MS: i64 = 60 * 24 * 3600 * 1000;
+/// How often the runner asks whether another process wrote to the database.
+const OTHER_WRITERS_POLL: std::time::Duration = std::time::Duration::from_secs(1);
 /// How long a clean shutdown waits for attempts in flight.
 const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
@@ -86,8 +90,40 @@ impl Engine {
     pub fn start_runner(&self) -> RunnerHandle {
         let (stop, stop_rx) = watch::channel(false);
         let engine = self.clone();
+        if let Some(path) = self.inner.store.path() {
+            match ChangeWatcher::open(path) {
+                Ok(watcher) => {
+                    tokio::spawn(self.clone().wake_on_other_writers(watcher, stop_rx.clone()));
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot watch the database for other writers"),
+            }
+        }
         let task = tokio::spawn(async move { engine.run_loop(stop_rx).await });
         RunnerHandle { stop, task }
+    }
+
+    /// Another process (the desktop window, `kairos serve`) may add or change jobs in the same
+    /// database: look at what is due again whenever anything commits. Every second, one cheap
+    /// `PRAGMA data_version`; our own commits wake the runner too, which then finds nothing new.
+    async fn wake_on_other_writers(
+        self,
+        mut watcher: ChangeWatcher,
+        mut stop: watch::Receiver<bool>,
+    ) {
+        let mut tick = tokio::time::interval(OTHER_WRITERS_POLL);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                _ = stop.changed() => return,
+            }
+            if *stop.borrow() {
+                return;
+            }
+            if watcher.changed().unwrap_or(false) {
+                self.wake_runner();
+            }
+        }
     }
 
     async fn run_loop(self, mut stop: watch::Receiver<bool>) {
@@ -104,6 +140,7 @@ impl Engine {
         // time passed, the computer slept or the clock was set forward.
         let mut last_seen: Option<(std::time::Instant, i64)> = None;
         let mut first_pass = true;
+        let mut was_paused = false;
         while !*stop.borrow() {
             let now = self.inner.clock.now();
             let now_ms = to_ms(now);
@@ -114,7 +151,12 @@ impl Engine {
             if jumped {
                 tracing::info!("the wall clock jumped ahead of real time: resumed from sleep or the clock was set");
             }
-            let reason = if first_pass {
+            // Paused (the tray's "Pause all jobs"): hold the lease, fire nothing. On resume,
+            // what came due meanwhile follows each job's catch-up policy, like missed runs.
+            let paused = self.flag(PAUSED).unwrap_or(false);
+            let reason = if was_paused {
+                MissReason::Paused
+            } else if first_pass {
                 MissReason::NotRunning
             } else if jumped {
                 MissReason::AsleepOrClockJump
@@ -134,7 +176,10 @@ impl Engine {
             }
             held = holds_lease;
             let mut wake_at = now_ms + lease::LEASE_RENEW_MS;
-            if holds_lease {
+            if holds_lease && paused {
+                was_paused = true;
+            } else if holds_lease {
+                was_paused = false;
                 if let Err(e) = self.promote_due(now, now_ms + LEAD_MS, reason) {
                     tracing::error!(error = %e, "cannot promote due occurrences");
                 }
@@ -209,8 +254,12 @@ impl Engine {
             let taken = std::mem::take(&mut batch);
             let outcome = tokio::task::spawn_blocking(move || engine.record_batch(&taken)).await;
             match outcome {
-                Ok(Ok(true)) => self.wake_runner(),
-                Ok(Ok(false)) => {}
+                Ok(Ok((more_work, faults))) => {
+                    if more_work {
+                        self.wake_runner();
+                    }
+                    self.notify_faults(faults);
+                }
                 Ok(Err(e)) => {
                     tracing::error!(error = %e, "cannot record attempt results; they will run again")
                 }
@@ -455,14 +504,32 @@ impl Engine {
 
     /// Record finished attempts in one transaction; true when one of them scheduled more work
     /// (a retry or the error action), so the runner must look again.
-    fn record_batch(&self, batch: &[Finished]) -> Result<bool> {
-        self.inner.store.write(|tx| {
+    fn record_batch(&self, batch: &[Finished]) -> Result<(bool, Vec<Note>)> {
+        let more_work = self.inner.store.write(|tx| {
             let mut more_work = false;
             for finished in batch {
                 more_work |= record_one(tx, finished)?;
             }
             Ok(more_work)
-        })
+        })?;
+        let faults = batch.iter().filter_map(Finished::fault_note).collect();
+        Ok((more_work, faults))
+    }
+
+    /// "Notify me when any job faults" (setting `notifyOnFault`): a notification for each
+    /// occurrence that faulted in a job with no error action of its own.
+    fn notify_faults(&self, faults: Vec<Note>) {
+        if faults.is_empty() || !self.flag(NOTIFY_ON_FAULT).unwrap_or(false) {
+            return;
+        }
+        let notifier = self.inner.config.actions.notifier.clone();
+        tokio::spawn(async move {
+            for note in faults {
+                if let Err(e) = notifier.notify(&note).await {
+                    tracing::warn!(job = %note.job, error = %e, "cannot show the fault notification");
+                }
+            }
+        });
     }
 
     /// Completed and faulted jobs are deleted 60 days after they finished (spec §10.4); history
@@ -490,6 +557,37 @@ struct Finished {
     message: String,
     start_ms: i64,
     end_ms: i64,
+}
+
+impl Finished {
+    /// The notification for an occurrence that faulted here with no error action to run.
+    fn fault_note(&self) -> Option<Note> {
+        let attempt = &self.attempt;
+        let retries_left = u32::try_from(attempt.retry_count + 1)
+            .ok()
+            .and_then(|n| self.retry.delay_before(n))
+            .is_some();
+        if self.success || retries_left || attempt.error_action || self.has_error_action {
+            return None;
+        }
+        let first_line: String = self
+            .message
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .take(300)
+            .collect();
+        Some(Note {
+            title: format!(
+                "Kairos: job '{}' in '{}' faulted",
+                attempt.job.name, attempt.job.collection
+            ),
+            body: first_line,
+            collection: attempt.job.collection.clone(),
+            job: attempt.job.name.clone(),
+        })
+    }
 }
 
 /// Record one attempt's result and decide what follows (spec §7, §10). True when it scheduled

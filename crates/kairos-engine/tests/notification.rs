@@ -340,7 +340,7 @@ async fn an_unreachable_bus_fails_fast() {
     let address = format!("unix:path={}", dir.path().join("no-bus-here").display());
     let started = Instant::now();
     let err = DbusNotifier::with_address(&address)
-        .notify("t", "b")
+        .notify(&note())
         .await
         .unwrap_err();
     assert!(
@@ -351,7 +351,7 @@ async fn an_unreachable_bus_fails_fast() {
     );
     assert!(started.elapsed() < Duration::from_secs(2));
     let err = DbusNotifier::with_address("not a D-Bus address")
-        .notify("t", "b")
+        .notify(&note())
         .await
         .unwrap_err();
     assert!(err.starts_with("no desktop notification service:"), "{err}");
@@ -372,7 +372,7 @@ async fn a_bus_that_never_answers_times_out() {
     let started = Instant::now();
     let err = DbusNotifier::with_address(format!("unix:path={}", socket.display()))
         .timeout(Duration::from_millis(300))
-        .notify("t", "b")
+        .notify(&note())
         .await
         .unwrap_err();
     let took = started.elapsed();
@@ -522,4 +522,13 @@ async fn a_failing_job_raises_its_error_action_notification() {
         )]
     );
     runner.shutdown().await;
+}
+
+fn note() -> kairos_engine::actions::Note {
+    kairos_engine::actions::Note {
+        title: "t".into(),
+        body: "b".into(),
+        collection: "c".into(),
+        job: "j".into(),
+    }
 }

@@ -15,7 +15,7 @@ mod service_bus;
 mod storage_queue;
 
 pub use client_cert::{certificate_facts, CertificateFacts};
-pub use notification::{DbusNotifier, Notifier, NotifyFuture};
+pub use notification::{DbusNotifier, Note, Notifier, NotifyFuture};
 
 use chrono::{DateTime, Utc};
 use kairos_core::valid::ActionKind;

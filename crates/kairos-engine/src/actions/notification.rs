@@ -20,7 +20,17 @@ pub type NotifyFuture<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + Se
 ///
 /// An error is a sentence for the job history, e.g. `no desktop notification service: …`.
 pub trait Notifier: Send + Sync + std::fmt::Debug + 'static {
-    fn notify<'a>(&'a self, title: &'a str, body: &'a str) -> NotifyFuture<'a>;
+    fn notify<'a>(&'a self, note: &'a Note) -> NotifyFuture<'a>;
+}
+
+/// One notification, and the job it is about: the desktop app opens that job's history when
+/// the notification is clicked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub title: String,
+    pub body: String,
+    pub collection: String,
+    pub job: String,
 }
 
 /// The application name the notification service shows.
@@ -183,8 +193,8 @@ impl DbusNotifier {
 }
 
 impl Notifier for DbusNotifier {
-    fn notify<'a>(&'a self, title: &'a str, body: &'a str) -> NotifyFuture<'a> {
-        Box::pin(self.send(title, body))
+    fn notify<'a>(&'a self, note: &'a Note) -> NotifyFuture<'a> {
+        Box::pin(self.send(&note.title, &note.body))
     }
 }
 
@@ -257,7 +267,14 @@ pub(super) async fn execute(
     let given = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
     let title = given(&action.title).unwrap_or_else(|| default_title(ctx));
     let body = given(&action.body).unwrap_or_else(|| default_body(ctx));
-    match config.notifier.notify(&title, &body).await {
+    let note = Note {
+        title,
+        body,
+        collection: ctx.job_collection_id.clone(),
+        job: ctx.job_id.clone(),
+    };
+    let title = &note.title;
+    match config.notifier.notify(&note).await {
         Ok(()) => {
             let mut shown: String = title.chars().take(TITLE_IN_MESSAGE).collect();
             if shown.len() < title.len() {
@@ -303,6 +320,15 @@ mod tests {
 
     use super::*;
 
+    fn test_note() -> Note {
+        Note {
+            title: "t".into(),
+            body: "b".into(),
+            collection: "c".into(),
+            job: "j".into(),
+        }
+    }
+
     #[test]
     fn markup_is_escaped() {
         assert_eq!(escape_markup("a <b> & c > d"), "a &lt;b&gt; &amp; c &gt; d");
@@ -312,7 +338,7 @@ mod tests {
     #[test]
     fn outside_a_runtime_it_fails_without_panicking() {
         let notifier = DbusNotifier::with_address("unix:path=/nonexistent/bus");
-        let result = block_on_here(notifier.notify("t", "b"));
+        let result = block_on_here(notifier.notify(&test_note()));
         let err = result.unwrap_err();
         assert!(err.starts_with("no desktop notification service:"), "{err}");
     }

@@ -81,6 +81,13 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     CREATE INDEX attempts_by_job ON attempts(job_id);
     "#,
+    // 4: settings shared by every process on the database (the desktop app, `kairos serve`).
+    r#"
+    CREATE TABLE settings (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    "#,
 ];
 
 /// Bring `conn` to the newest schema. Refuses a database written by a newer Kairos.

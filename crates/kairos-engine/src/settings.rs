@@ -1,0 +1,50 @@
+//! Settings every process on the database shares (the desktop window, its tray runner and
+//! `kairos serve`): small named values in the `settings` table, so a change made in one
+//! process is seen by the others at their next read.
+
+use crate::engine::Engine;
+use crate::error::Result;
+use rusqlite::{params, OptionalExtension};
+use std::collections::BTreeMap;
+
+/// "true": a job without an error action raises a desktop notification when an occurrence
+/// faults (retries exhausted).
+pub const NOTIFY_ON_FAULT: &str = "notifyOnFault";
+/// "true": the runner fires nothing (the tray's "Pause all jobs"); on resume, what came due
+/// meanwhile follows each job's catch-up policy.
+pub const PAUSED: &str = "paused";
+
+impl Engine {
+    pub fn setting(&self, key: &str) -> Result<Option<String>> {
+        self.inner.store.read(|conn| {
+            Ok(conn
+                .prepare_cached("SELECT value FROM settings WHERE key = ?1")?
+                .query_row(params![key], |r| r.get(0))
+                .optional()?)
+        })
+    }
+
+    pub fn set_setting(&self, key: &str, value: &str) -> Result<()> {
+        self.inner.store.write(|tx| {
+            tx.execute(
+                "INSERT INTO settings (key, value) VALUES (?1, ?2)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                params![key, value],
+            )?;
+            Ok(())
+        })
+    }
+
+    pub fn settings(&self) -> Result<BTreeMap<String, String>> {
+        self.inner.store.read(|conn| {
+            let mut stmt = conn.prepare_cached("SELECT key, value FROM settings")?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// A boolean setting; anything but "true" is false.
+    pub fn flag(&self, key: &str) -> Result<bool> {
+        Ok(self.setting(key)?.as_deref() == Some("true"))
+    }
+}
