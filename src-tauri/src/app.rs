@@ -1,0 +1,120 @@
+//! The window process: the Tauri app with the UI. It opens the engine on the shared database
+//! for its commands and leaves firing jobs to the tray runner, which it starts if needed.
+//! Closing the window ends this process, webview and all.
+
+use crate::commands::{resolve_collection, Desktop};
+use crate::dto::{EngineChanged, OpenJob};
+use crate::ipc::{self, PendingOpen};
+use crate::launch::{self, data_dir, ensure_tray_runner};
+use kairos_api::local::{create_private, DATABASE_FILE};
+use kairos_engine::{ChangeWatcher, Database, Engine, EngineConfig};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Duration;
+use tauri::{AppHandle, Manager, WebviewWindowBuilder};
+use tauri_specta::Event;
+
+/// How often the window looks for changes by others (the tray runner recording results).
+const WATCH_EVERY: Duration = Duration::from_millis(300);
+
+/// `--open-job <collection> <job>` in a command line.
+pub fn open_job_arg(args: &[String]) -> Option<(String, String)> {
+    let at = args.iter().position(|a| a == "--open-job")?;
+    Some((args.get(at + 1)?.clone(), args.get(at + 2)?.clone()))
+}
+
+pub fn run(open: Option<(String, String)>) -> ExitCode {
+    launch::init_logging();
+    let dir = match data_dir() {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!("kairos-desktop: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let database = dir.join(DATABASE_FILE);
+    if let Err(e) = create_private(&database) {
+        eprintln!("kairos-desktop: cannot create {}: {e}", database.display());
+        return ExitCode::from(1);
+    }
+    let engine = match Engine::open(EngineConfig::new(Database::File(database.clone()))) {
+        Ok(engine) => engine,
+        Err(e) => {
+            eprintln!("kairos-desktop: cannot open {}: {e}", database.display());
+            return ExitCode::from(1);
+        }
+    };
+    ensure_tray_runner(&dir);
+    let desktop = Desktop {
+        engine,
+        data_dir: dir,
+    };
+    let pending = open.and_then(|(c, j)| open_job(&desktop, &c, &j));
+    let builder = ipc::builder();
+    let result = tauri::Builder::default()
+        .plugin(tauri_plugin_single_instance::init(|app, argv, _cwd| {
+            show_window(app);
+            if let Some((c, j)) = open_job_arg(&argv) {
+                if let Some(job) = open_job(app.state::<Desktop>().inner(), &c, &j) {
+                    let _ = job.emit(app);
+                }
+            }
+        }))
+        .manage(desktop)
+        .manage(PendingOpen(Mutex::new(pending)))
+        .invoke_handler(builder.invoke_handler())
+        .setup(move |app| {
+            builder.mount_events(app);
+            show_window(app.handle());
+            watch_changes(app.handle().clone(), database);
+            Ok(())
+        })
+        .run(tauri::generate_context!());
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kairos-desktop: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn open_job(desktop: &Desktop, collection: &str, job: &str) -> Option<OpenJob> {
+    Some(OpenJob {
+        collection: resolve_collection(desktop, collection)?,
+        name: job.to_string(),
+    })
+}
+
+/// Focus the window, creating it the first time (it is `create: false` in tauri.conf.json).
+fn show_window(app: &AppHandle) {
+    if let Some(window) = app.get_webview_window("main") {
+        let _ = window.unminimize();
+        let _ = window.show();
+        let _ = window.set_focus();
+        return;
+    }
+    let Some(config) = app.config().app.windows.first() else {
+        return;
+    };
+    if let Err(e) = WebviewWindowBuilder::from_config(app, config).and_then(|b| b.build()) {
+        tracing::error!(error = %e, "cannot open the window");
+    }
+}
+
+/// Tell the page whenever the database changes, whoever changed it.
+fn watch_changes(app: AppHandle, database: std::path::PathBuf) {
+    std::thread::spawn(move || {
+        let Ok(mut watcher) = ChangeWatcher::open(&database) else {
+            return;
+        };
+        let mut version = 0u32;
+        loop {
+            std::thread::sleep(WATCH_EVERY);
+            if watcher.changed().unwrap_or(false) {
+                version = version.wrapping_add(1);
+                let _ = EngineChanged { version }.emit(&app);
+            }
+        }
+    });
+}

@@ -1,0 +1,457 @@
+//! What the window asks of the engine, as plain functions over a [`Desktop`]: the Tauri command
+//! wrappers in `ipc.rs` are one line each around these, and the tests call them directly over a
+//! temporary database, without a window.
+
+use crate::dto::*;
+use crate::preview;
+use crate::settings;
+use chrono::{DateTime, SecondsFormat, Utc};
+use kairos_core::document::{from_value_at, parse_lenient_json};
+use kairos_core::model::{JobDefinition, JobHistoryDefinition, JobProperties};
+use kairos_core::validate::validate_job;
+use kairos_core::ValidationErrors;
+use kairos_engine::{CollectionKey, Engine, EngineError, JobKey};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+/// Collections made in the app live under this subscription and resource group; collections
+/// made through the REST API keep theirs, and the app shows them all.
+pub const DESKTOP_SUBSCRIPTION: &str = "local";
+pub const DESKTOP_RESOURCE_GROUP: &str = "desktop";
+/// The plan of a collection made in the app: the largest (5,000 jobs, every minute).
+const DESKTOP_PLAN: &str = "P20Premium";
+/// History entries read for the viewer (the engine keeps at most 1,000 per job).
+const HISTORY_LIMIT: usize = 1_000;
+
+/// The engine and where its files are: what every command needs.
+#[derive(Debug, Clone)]
+pub struct Desktop {
+    pub engine: Engine,
+    pub data_dir: PathBuf,
+}
+
+pub type CommandResult<T> = Result<T, CommandError>;
+
+impl From<EngineError> for CommandError {
+    fn from(e: EngineError) -> Self {
+        CommandError {
+            code: e.code.to_string(),
+            message: e.message.clone(),
+            errors: e.details.iter().map(field_error).collect(),
+        }
+    }
+}
+
+impl From<ValidationErrors> for CommandError {
+    fn from(e: ValidationErrors) -> Self {
+        EngineError::from(e).into()
+    }
+}
+
+pub fn field_error(e: &kairos_core::FieldError) -> FieldError {
+    FieldError {
+        path: e.path.clone(),
+        code: e.code.as_str().to_string(),
+        message: e.message.clone(),
+    }
+}
+
+fn bad_input(path: &str, message: impl Into<String>) -> CommandError {
+    EngineError::bad_request(path, message).into()
+}
+
+/// `subscription/resourceGroup/name` (names cannot hold a `/`).
+pub fn collection_id(key: &CollectionKey) -> String {
+    format!("{}/{}/{}", key.subscription, key.resource_group, key.name)
+}
+
+pub fn collection_key(id: &str) -> CommandResult<CollectionKey> {
+    match id.split('/').collect::<Vec<_>>()[..] {
+        [sub, rg, name] if !sub.is_empty() && !rg.is_empty() && !name.is_empty() => {
+            Ok(CollectionKey::new(sub, rg, name))
+        }
+        _ => Err(bad_input(
+            "collection",
+            format!("'{id}' is not a collection id (subscription/resourceGroup/name)"),
+        )),
+    }
+}
+
+fn job_key(collection: &str, name: &str) -> CommandResult<JobKey> {
+    if name.trim().is_empty() {
+        return Err(bad_input("name", "a job needs a name"));
+    }
+    Ok(collection_key(collection)?.job(name))
+}
+
+fn rfc3339(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+pub fn list_collections(d: &Desktop) -> CommandResult<Vec<CollectionSummary>> {
+    d.engine
+        .all_collection_keys()?
+        .iter()
+        .map(|key| collection_summary(d, key))
+        .collect()
+}
+
+fn collection_summary(d: &Desktop, key: &CollectionKey) -> CommandResult<CollectionSummary> {
+    let def = d.engine.get_collection(key)?;
+    let limits = kairos_engine::quota::limits(&def);
+    let (frequency, interval) = limits.max_recurrence;
+    Ok(CollectionSummary {
+        id: collection_id(key),
+        name: key.name.clone(),
+        subscription: key.subscription.clone(),
+        resource_group: key.resource_group.clone(),
+        state: def
+            .properties
+            .state
+            .map_or("Enabled".into(), |s| s.to_string()),
+        plan: limits.sku.to_string(),
+        max_job_count: u32::try_from(limits.max_job_count).unwrap_or(u32::MAX),
+        job_count: u32::try_from(all_jobs(d, key)?.len()).unwrap_or(u32::MAX),
+        min_recurrence: format!("{interval} {frequency}"),
+    })
+}
+
+pub fn create_collection(d: &Desktop, name: &str) -> CommandResult<CollectionSummary> {
+    let key = CollectionKey::new(DESKTOP_SUBSCRIPTION, DESKTOP_RESOURCE_GROUP, name.trim());
+    if d.engine.get_collection(&key).is_ok() {
+        return Err(CommandError {
+            code: "Conflict".into(),
+            message: format!("a collection named '{}' already exists", key.name),
+            errors: vec![],
+        });
+    }
+    let body = json!({"location": "local", "properties": {"sku": {"name": DESKTOP_PLAN}, "state": "Enabled"}});
+    d.engine.put_collection(&key, body)?;
+    collection_summary(d, &key)
+}
+
+pub fn set_collection_enabled(d: &Desktop, collection: &str, enabled: bool) -> CommandResult<()> {
+    Ok(d.engine
+        .set_collection_enabled(&collection_key(collection)?, enabled)?)
+}
+
+fn all_jobs(d: &Desktop, key: &CollectionKey) -> CommandResult<Vec<JobDefinition>> {
+    let mut jobs = Vec::new();
+    loop {
+        let page = d.engine.list_jobs(key, None, jobs.len(), 1_000)?;
+        jobs.extend(page.items);
+        if !page.more {
+            return Ok(jobs);
+        }
+    }
+}
+
+pub fn list_jobs(d: &Desktop, collection: &str) -> CommandResult<Vec<JobSummary>> {
+    let key = collection_key(collection)?;
+    all_jobs(d, &key)?
+        .iter()
+        .map(|def| job_summary(d, &key, def))
+        .collect()
+}
+
+fn job_summary(d: &Desktop, key: &CollectionKey, def: &JobDefinition) -> CommandResult<JobSummary> {
+    // ARM names a job `collection/job`.
+    let name = job_name(def);
+    let props = &def.properties;
+    let status = props.status.clone().unwrap_or_default();
+    let newest = d
+        .engine
+        .list_job_history(&key.job(name.as_str()), None, 0, 1)?
+        .items
+        .into_iter()
+        .next();
+    Ok(JobSummary {
+        collection: collection_id(key),
+        name,
+        state: props.state.map_or("Enabled".into(), |s| s.to_string()),
+        action_type: props
+            .action
+            .as_ref()
+            .and_then(|a| a.action_type)
+            .map_or(String::new(), |t| t.to_string()),
+        sentence: preview::sentence(props, d.engine.clock().now()),
+        next_run: status.next_execution_time.map(rfc3339),
+        last_run: status.last_execution_time.map(rfc3339),
+        last_status: newest
+            .and_then(|h| h.properties.status)
+            .map(|s| s.to_string()),
+        execution_count: count(status.execution_count),
+        failure_count: count(status.failure_count),
+        faulted_count: count(status.faulted_count),
+    })
+}
+
+/// A job's own name (ARM names it `collection/job`).
+pub fn job_name(def: &JobDefinition) -> String {
+    let full = def.name.as_deref().unwrap_or_default();
+    full.rsplit('/').next().unwrap_or(full).to_string()
+}
+
+fn count(n: i64) -> u32 {
+    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}
+
+/// The definition as the editor shows it: no status, no secret (they are never serialized).
+fn editable_properties(props: &JobProperties) -> Value {
+    let mut value = serde_json::to_value(props).unwrap_or(Value::Null);
+    if let Value::Object(map) = &mut value {
+        map.remove("status");
+    }
+    value
+}
+
+pub fn get_job(d: &Desktop, collection: &str, name: &str) -> CommandResult<JobDetail> {
+    let key = job_key(collection, name)?;
+    let def = d.engine.get_job(&key)?;
+    Ok(JobDetail {
+        summary: job_summary(d, &key.collection, &def)?,
+        properties: Json(editable_properties(&def.properties)),
+        secrets_set: d.engine.job_secret_paths(&key)?,
+    })
+}
+
+/// Save the editor's definition. `create`: the job must not exist yet (a new job, an import).
+/// Secrets the editor leaves out keep their stored values.
+pub fn save_job(
+    d: &Desktop,
+    collection: &str,
+    name: &str,
+    properties: Value,
+    create: bool,
+) -> CommandResult<JobSummary> {
+    let key = job_key(collection, name.trim())?;
+    if create && d.engine.get_job(&key).is_ok() {
+        return Err(CommandError {
+            code: "Conflict".into(),
+            message: format!(
+                "a job named '{}' already exists in this collection",
+                key.name
+            ),
+            errors: vec![FieldError {
+                path: "name".into(),
+                code: "Conflict".into(),
+                message: "a job with this name already exists".into(),
+            }],
+        });
+    }
+    let put = d
+        .engine
+        .put_job_keeping_secrets(&key, json!({ "properties": properties }))?;
+    job_summary(d, &key.collection, &put.value)
+}
+
+pub fn duplicate_job(
+    d: &Desktop,
+    collection: &str,
+    name: &str,
+    new_name: &str,
+) -> CommandResult<JobSummary> {
+    let from = job_key(collection, name)?;
+    let to = job_key(collection, new_name.trim())?;
+    let put = d.engine.copy_job(&from, &to)?;
+    job_summary(d, &to.collection, &put.value)
+}
+
+pub fn delete_job(d: &Desktop, collection: &str, name: &str) -> CommandResult<()> {
+    Ok(d.engine.delete_job(&job_key(collection, name)?)?)
+}
+
+pub fn run_job_now(d: &Desktop, collection: &str, name: &str) -> CommandResult<()> {
+    Ok(d.engine.run_job(&job_key(collection, name)?)?)
+}
+
+pub fn set_job_enabled(
+    d: &Desktop,
+    collection: &str,
+    name: &str,
+    enabled: bool,
+) -> CommandResult<JobSummary> {
+    let key = job_key(collection, name)?;
+    let state = if enabled { "Enabled" } else { "Disabled" };
+    let def = d
+        .engine
+        .patch_job(&key, json!({"properties": {"state": state}}))?;
+    job_summary(d, &key.collection, &def)
+}
+
+/// The job as an ARM document, without secrets or status: what "Export" saves and "Import" reads.
+pub fn export_job(d: &Desktop, collection: &str, name: &str) -> CommandResult<String> {
+    let key = job_key(collection, name)?;
+    let def = d.engine.get_job(&key)?;
+    let doc = json!({"name": key.name, "properties": editable_properties(&def.properties)});
+    Ok(serde_json::to_string_pretty(&doc).unwrap_or_default())
+}
+
+/// Read pasted JSON the way the engine does: comments and trailing commas allowed, ARM or bare
+/// properties form. The properties come back even when they do not validate, so the form can
+/// show what it understood and the errors next to the fields.
+pub fn parse_job_text(text: &str) -> ParsedJob {
+    let value = match parse_lenient_json(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return ParsedJob {
+                name: None,
+                properties: None,
+                errors: e.errors().iter().map(field_error).collect(),
+            }
+        }
+    };
+    let name = value
+        .get("name")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let properties = match value.get("properties") {
+        Some(p @ Value::Object(_)) => p.clone(),
+        _ => value,
+    };
+    let mut cleaned = properties;
+    if let Value::Object(map) = &mut cleaned {
+        map.remove("status");
+    }
+    ParsedJob {
+        name,
+        errors: validate_properties(&cleaned, Utc::now()),
+        properties: Some(Json(cleaned)),
+    }
+}
+
+/// Every rule the definition breaks, as the engine would report it on save (quotas aside).
+pub fn validate_properties(properties: &Value, now: DateTime<Utc>) -> Vec<FieldError> {
+    let props: JobProperties = match from_value_at(properties.clone(), "properties") {
+        Ok(p) => p,
+        Err(e) => return e.errors().iter().map(field_error).collect(),
+    };
+    match validate_job(&props, now) {
+        Ok(_) => vec![],
+        Err(e) => e.errors().iter().map(field_error).collect(),
+    }
+}
+
+pub fn job_history(
+    d: &Desktop,
+    collection: &str,
+    name: &str,
+    status: Option<&str>,
+) -> CommandResult<Vec<HistoryOccurrence>> {
+    let key = job_key(collection, name)?;
+    let status = match status.filter(|s| !s.is_empty() && !s.eq_ignore_ascii_case("all")) {
+        None => None,
+        Some(s) => Some(
+            kairos_core::model::JobExecutionStatus::parse(s)
+                .ok_or_else(|| bad_input("status", format!("'{s}' is not a history status")))?,
+        ),
+    };
+    let page = d.engine.list_job_history(&key, status, 0, HISTORY_LIMIT)?;
+    Ok(group_history(&page.items))
+}
+
+/// What identifies an occurrence in the history: its expected time and repeat count.
+type OccurrenceKey = (Option<DateTime<Utc>>, Option<i64>);
+
+/// Attempts of one occurrence (same expected time and repeat) go together: the first try, its
+/// retries and the error action. The engine lists history newest first; so are the groups.
+pub fn group_history(records: &[JobHistoryDefinition]) -> Vec<HistoryOccurrence> {
+    let mut groups: Vec<(OccurrenceKey, HistoryOccurrence)> = Vec::new();
+    for (index, record) in records.iter().enumerate() {
+        let p = &record.properties;
+        let occurrence = (p.expected_execution_time, p.repeat_count);
+        let error_action = p
+            .action_name
+            .is_some_and(|a| a.to_string() == "ErrorAction");
+        let attempt = HistoryAttempt {
+            id: record.name.clone().unwrap_or_else(|| index.to_string()),
+            kind: if error_action {
+                "ErrorAction"
+            } else if p.retry_count.unwrap_or(0) > 0 {
+                "Retry"
+            } else {
+                "Attempt"
+            }
+            .into(),
+            status: p.status.map_or("Completed".into(), |s| s.to_string()),
+            start_time: p.start_time.map(rfc3339).unwrap_or_default(),
+            end_time: p.end_time.map(rfc3339),
+            retry_count: count(p.retry_count.unwrap_or(0)),
+            message: p.message.clone().unwrap_or_default(),
+        };
+        match groups.last_mut() {
+            Some((key, group)) if *key == occurrence => group.attempts.push(attempt),
+            _ => groups.push((
+                occurrence,
+                HistoryOccurrence {
+                    scheduled_time: p.expected_execution_time.map(rfc3339),
+                    status: String::new(),
+                    attempts: vec![attempt],
+                },
+            )),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, mut group)| {
+            group.status = occurrence_status(&group.attempts);
+            group
+        })
+        .collect()
+}
+
+/// Completed when an attempt of the main action completed; Faulted when the error action ran;
+/// otherwise the newest attempt's status (Failed while retries may follow, Postponed, …).
+fn occurrence_status(attempts: &[HistoryAttempt]) -> String {
+    if attempts
+        .iter()
+        .any(|a| a.kind != "ErrorAction" && a.status == "Completed")
+    {
+        return "Completed".into();
+    }
+    if attempts.iter().any(|a| a.kind == "ErrorAction") {
+        return "Faulted".into();
+    }
+    attempts.first().map_or(String::new(), |a| a.status.clone())
+}
+
+pub fn preview_job(d: &Desktop, request: &PreviewRequest) -> PreviewResult {
+    preview::preview(request, d.engine.clock().now())
+}
+
+pub fn get_settings(d: &Desktop) -> CommandResult<Settings> {
+    Ok(settings::load(&d.engine)?)
+}
+
+pub fn set_settings(d: &Desktop, new: &Settings) -> CommandResult<Settings> {
+    settings::save(&d.engine, &d.data_dir, new)?;
+    get_settings(d)
+}
+
+pub fn api_info(d: &Desktop) -> CommandResult<ApiInfo> {
+    let settings = settings::load(&d.engine)?;
+    let token = kairos_api::local::api_token(&d.data_dir).map_err(|e| CommandError {
+        code: "InternalError".into(),
+        message: e,
+        errors: vec![],
+    })?;
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], settings.api_port));
+    let running =
+        std::net::TcpStream::connect_timeout(&address, std::time::Duration::from_millis(200))
+            .is_ok();
+    Ok(ApiInfo {
+        url: format!("http://{address}"),
+        token,
+        running,
+    })
+}
+
+/// A notification names its collection by name only: find the collection's id.
+pub fn resolve_collection(d: &Desktop, name: &str) -> Option<String> {
+    d.engine
+        .all_collection_keys()
+        .ok()?
+        .iter()
+        .find(|k| k.name == name)
+        .map(collection_id)
+}

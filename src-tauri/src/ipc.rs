@@ -1,0 +1,226 @@
+//! The Tauri commands: each is a line that hands the call to `commands` on the blocking pool
+//! (SQLite work never runs on the thread that draws the window), plus the typed builder that
+//! exports `ui/src/ipc/bindings.ts`.
+
+use crate::commands::{self as c, CommandResult, Desktop};
+use crate::dto::*;
+use std::sync::Mutex;
+use tauri::{AppHandle, Manager};
+
+/// A job to open once the page asks (`--open-job` at start, before the page could listen).
+#[derive(Debug, Default)]
+pub struct PendingOpen(pub Mutex<Option<OpenJob>>);
+
+/// Run `f` on the blocking pool with the app's engine.
+async fn blocking<T: Send + 'static>(
+    app: &AppHandle,
+    f: impl FnOnce(&Desktop) -> CommandResult<T> + Send + 'static,
+) -> CommandResult<T> {
+    let desktop = app.state::<Desktop>().inner().clone();
+    tauri::async_runtime::spawn_blocking(move || f(&desktop))
+        .await
+        .unwrap_or_else(|e| {
+            Err(CommandError {
+                code: "InternalError".into(),
+                message: format!("the command failed: {e}"),
+                errors: vec![],
+            })
+        })
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn list_collections(app: AppHandle) -> CommandResult<Vec<CollectionSummary>> {
+    blocking(&app, c::list_collections).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn create_collection(app: AppHandle, name: String) -> CommandResult<CollectionSummary> {
+    blocking(&app, move |d| c::create_collection(d, &name)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_collection_enabled(
+    app: AppHandle,
+    collection: String,
+    enabled: bool,
+) -> CommandResult<()> {
+    blocking(&app, move |d| {
+        c::set_collection_enabled(d, &collection, enabled)
+    })
+    .await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn list_jobs(app: AppHandle, collection: String) -> CommandResult<Vec<JobSummary>> {
+    blocking(&app, move |d| c::list_jobs(d, &collection)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn get_job(app: AppHandle, collection: String, name: String) -> CommandResult<JobDetail> {
+    blocking(&app, move |d| c::get_job(d, &collection, &name)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn save_job(
+    app: AppHandle,
+    collection: String,
+    name: String,
+    properties: Json,
+    create: bool,
+) -> CommandResult<JobSummary> {
+    blocking(&app, move |d| {
+        c::save_job(d, &collection, &name, properties.0, create)
+    })
+    .await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn duplicate_job(
+    app: AppHandle,
+    collection: String,
+    name: String,
+    new_name: String,
+) -> CommandResult<JobSummary> {
+    blocking(&app, move |d| {
+        c::duplicate_job(d, &collection, &name, &new_name)
+    })
+    .await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_job(app: AppHandle, collection: String, name: String) -> CommandResult<()> {
+    blocking(&app, move |d| c::delete_job(d, &collection, &name)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn run_job_now(app: AppHandle, collection: String, name: String) -> CommandResult<()> {
+    blocking(&app, move |d| c::run_job_now(d, &collection, &name)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_job_enabled(
+    app: AppHandle,
+    collection: String,
+    name: String,
+    enabled: bool,
+) -> CommandResult<JobSummary> {
+    blocking(&app, move |d| {
+        c::set_job_enabled(d, &collection, &name, enabled)
+    })
+    .await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn export_job(app: AppHandle, collection: String, name: String) -> CommandResult<String> {
+    blocking(&app, move |d| c::export_job(d, &collection, &name)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn parse_job_text(text: String) -> ParsedJob {
+    c::parse_job_text(&text)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn validate_job(properties: Json) -> Vec<FieldError> {
+    c::validate_properties(&properties.0, chrono::Utc::now())
+}
+
+/// Pure computation in microseconds: answered right here, no thread hop.
+#[tauri::command]
+#[specta::specta]
+pub async fn preview_job(app: AppHandle, request: PreviewRequest) -> CommandResult<PreviewResult> {
+    Ok(c::preview_job(app.state::<Desktop>().inner(), &request))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn job_history(
+    app: AppHandle,
+    collection: String,
+    name: String,
+    status: Option<String>,
+) -> CommandResult<Vec<HistoryOccurrence>> {
+    blocking(&app, move |d| {
+        c::job_history(d, &collection, &name, status.as_deref())
+    })
+    .await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn get_settings(app: AppHandle) -> CommandResult<Settings> {
+    blocking(&app, c::get_settings).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_settings(app: AppHandle, settings: Settings) -> CommandResult<Settings> {
+    blocking(&app, move |d| c::set_settings(d, &settings)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn api_info(app: AppHandle) -> CommandResult<ApiInfo> {
+    blocking(&app, c::api_info).await
+}
+
+/// The job the window was opened for (a clicked notification), once.
+#[tauri::command]
+#[specta::specta]
+pub async fn take_open_job(app: AppHandle) -> Option<OpenJob> {
+    app.state::<PendingOpen>().0.lock().ok()?.take()
+}
+
+/// Every command and event, typed; `export` writes the TypeScript bindings.
+pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
+    tauri_specta::Builder::<tauri::Wry>::new()
+        .commands(tauri_specta::collect_commands![
+            list_collections,
+            create_collection,
+            set_collection_enabled,
+            list_jobs,
+            get_job,
+            save_job,
+            duplicate_job,
+            delete_job,
+            run_job_now,
+            set_job_enabled,
+            export_job,
+            parse_job_text,
+            validate_job,
+            preview_job,
+            job_history,
+            get_settings,
+            set_settings,
+            api_info,
+            take_open_job,
+        ])
+        .events(tauri_specta::collect_events![EngineChanged, OpenJob])
+}
+
+/// Where the bindings live in the repository.
+pub const BINDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/ipc/bindings.ts");
+
+/// The bindings as tauri-specta writes them.
+pub fn export_bindings(path: &std::path::Path) -> Result<(), String> {
+    builder()
+        .export(
+            specta_typescript::Typescript::default()
+                .header("// Generated by tauri-specta from src-tauri (cargo test -p kairos-desktop regenerates it). Do not edit.\n"),
+            path,
+        )
+        .map_err(|e| e.to_string())
+}

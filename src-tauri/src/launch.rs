@@ -1,0 +1,113 @@
+//! Starting the desktop processes and finding their files: the data directory, the lock that
+//! keeps one tray runner, and spawning the window or the runner.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The tray runner holds an exclusive lock on this file while it runs.
+const TRAY_LOCK: &str = "tray.lock";
+
+/// `KAIROS_DATA_DIR` when set (tests, several installations), else the directory `kairos serve`
+/// uses (~/.local/share/kairos on Linux): one database for both.
+pub fn data_dir() -> Result<PathBuf, String> {
+    let given = std::env::var_os("KAIROS_DATA_DIR")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from);
+    kairos_api::local::data_dir(given.as_deref())
+}
+
+/// The tray runner's lock: one runner per data directory.
+#[derive(Debug)]
+pub struct TrayLock(#[allow(dead_code)] File);
+
+impl TrayLock {
+    /// `None` when another tray runner holds it.
+    pub fn acquire(dir: &Path) -> Result<Option<TrayLock>, String> {
+        let path = dir.join(TRAY_LOCK);
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(TrayLock(file))),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(format!("cannot lock {}: {e}", path.display()))
+            }
+        }
+    }
+}
+
+/// Is a tray runner running for this data directory?
+pub fn tray_runner_running(dir: &Path) -> bool {
+    matches!(TrayLock::acquire(dir), Ok(None))
+}
+
+fn spawn_self(args: &[String]) {
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => return tracing::error!(error = %e, "cannot find the Kairos program"),
+    };
+    match Command::new(&exe)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+    {
+        // Reap it when it ends, so no zombie stays behind.
+        Ok(mut child) => {
+            std::thread::spawn(move || child.wait());
+        }
+        Err(e) => tracing::error!(error = %e, exe = %exe.display(), "cannot start Kairos"),
+    }
+}
+
+/// Start the tray runner unless one is running.
+pub fn ensure_tray_runner(dir: &Path) {
+    if !tray_runner_running(dir) {
+        spawn_self(&["--tray".to_string()]);
+    }
+}
+
+/// Open the window (a second launch focuses the first), optionally on a job's history.
+pub fn open_window(job: Option<(String, String)>) {
+    let args = match job {
+        Some((collection, job)) => vec!["--open-job".into(), collection, job],
+        None => vec![],
+    };
+    spawn_self(&args);
+}
+
+pub async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut term), Ok(mut int)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) else {
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

@@ -1,0 +1,191 @@
+//! The live preview of the schedule builder: the sentence, the coming runs and the month
+//! calendar, all from the engine's own recurrence code (nothing is re-computed in TypeScript).
+
+use crate::commands::field_error;
+use crate::dto::{FieldError, PreviewRequest, PreviewResult, PreviewRun};
+use chrono::{DateTime, Datelike, Duration, NaiveDate, SecondsFormat, Utc};
+use kairos_core::describe::describe_schedule;
+use kairos_core::document::from_value_at;
+use kairos_core::model::{JobProperties, JobState};
+use kairos_core::preview::preview_schedule;
+use kairos_core::recurrence::{DstAdjustment, Series, Zone};
+use kairos_core::valid::ValidSchedule;
+use kairos_core::validate::{truncate_to_second, validate_schedule};
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+/// The most runs a preview lists.
+pub const MAX_RUNS: u32 = 1_000;
+/// A series with a run count is walked run by run to mark a month; this bounds that walk.
+const MAX_COUNTED_WALK: usize = 50_000;
+
+/// The schedule of a saved or edited job in plain language ("" when it does not validate).
+pub fn sentence(props: &JobProperties, now: DateTime<Utc>) -> String {
+    validate_schedule(props, now)
+        .map(|s| describe_schedule(&s))
+        .unwrap_or_default()
+}
+
+pub fn preview(request: &PreviewRequest, now: DateTime<Utc>) -> PreviewResult {
+    let started = Instant::now();
+    let mut result = PreviewResult {
+        sentence: String::new(),
+        time_zone: "UTC".into(),
+        runs: vec![],
+        month: String::new(),
+        month_days: vec![],
+        notes: vec![],
+        errors: vec![],
+        compute_micros: 0,
+    };
+    match schedule_of(request, now) {
+        Ok(schedule) => fill(&mut result, &schedule, request, now),
+        Err(errors) => result.errors = errors,
+    }
+    if result.month.is_empty() {
+        result.month = request
+            .month
+            .clone()
+            .filter(|m| parse_month(m).is_some())
+            .unwrap_or_else(|| now.format("%Y-%m").to_string());
+    }
+    result.compute_micros = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);
+    result
+}
+
+fn schedule_of(
+    request: &PreviewRequest,
+    now: DateTime<Utc>,
+) -> Result<ValidSchedule, Vec<FieldError>> {
+    let props: JobProperties = from_value_at(request.properties.0.clone(), "properties")
+        .map_err(|e| e.errors().iter().map(field_error).collect::<Vec<_>>())?;
+    validate_schedule(&props, now).map_err(|e| e.errors().iter().map(field_error).collect())
+}
+
+fn fill(
+    result: &mut PreviewResult,
+    schedule: &ValidSchedule,
+    request: &PreviewRequest,
+    now: DateTime<Utc>,
+) {
+    let zone = schedule.recurrence.as_ref().map_or(Zone::Utc, |r| r.zone);
+    result.time_zone = zone.name().to_string();
+    result.sentence = describe_schedule(schedule);
+    let count = request.count.clamp(1, MAX_RUNS) as usize;
+    let preview = preview_schedule(schedule, now, count);
+    result.runs = preview
+        .occurrences
+        .iter()
+        .map(|at| PreviewRun {
+            at: at.to_rfc3339_opts(SecondsFormat::Secs, true),
+            local: zone
+                .to_local(*at)
+                .format("%a %-d %b %Y %H:%M:%S")
+                .to_string(),
+            note: preview
+                .dst_notes
+                .iter()
+                .find(|n| n.at == Some(*at))
+                .map(|n| dst_text(n.adjustment).to_string()),
+        })
+        .collect();
+    for note in &preview.dst_notes {
+        if note.at.is_none() {
+            result.notes.push(format!(
+                "{} {} does not exist (daylight saving): that run is skipped",
+                note.wall_time.format("%a %-d %b %Y %H:%M"),
+                zone.name()
+            ));
+        }
+    }
+    for note in &preview.blackout_notes {
+        let what = match note.skipped {
+            Some(1) => "1 run".to_string(),
+            Some(n) => format!("{n} runs"),
+            None => "runs".to_string(),
+        };
+        let until = note.until.map_or(" from then on".to_string(), |u| {
+            format!(" until {}", zone.to_local(u).format("%a %-d %b %Y %H:%M"))
+        });
+        result.notes.push(format!(
+            "Blackout '{}' skips {what} from {}{until}",
+            note.calendar,
+            zone.to_local(note.at).format("%a %-d %b %Y %H:%M")
+        ));
+    }
+    let first = preview.occurrences.first().copied();
+    let month = request
+        .month
+        .as_deref()
+        .and_then(parse_month)
+        .or_else(|| first.map(|f| first_of_month(zone.to_local(f).date())))
+        .unwrap_or_else(|| first_of_month(zone.to_local(now).date()));
+    result.month = month.format("%Y-%m").to_string();
+    if schedule.state == JobState::Enabled {
+        result.month_days = month_days(schedule, zone, month, first, now);
+    }
+}
+
+fn dst_text(adjustment: DstAdjustment) -> &'static str {
+    match adjustment {
+        DstAdjustment::Moved => "moved: this wall-clock time does not exist (daylight saving)",
+        DstAdjustment::Skipped => "skipped: this wall-clock time does not exist (daylight saving)",
+        DstAdjustment::Repeated => "repeated: this wall-clock time happens twice (daylight saving)",
+    }
+}
+
+fn parse_month(text: &str) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(&format!("{text}-01"), "%Y-%m-%d").ok()
+}
+
+fn first_of_month(date: NaiveDate) -> NaiveDate {
+    date.with_day(1).unwrap_or(date)
+}
+
+/// Days of `month` (wall-clock, in the job's zone) with at least one run. One search per day
+/// with a run: the series jumps to the next day after each hit, so even a job that runs every
+/// minute costs at most 31 searches.
+fn month_days(
+    schedule: &ValidSchedule,
+    zone: Zone,
+    month: NaiveDate,
+    first: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Vec<u32> {
+    let Some(first) = first else {
+        return vec![];
+    };
+    let next_month = month
+        .checked_add_months(chrono::Months::new(1))
+        .unwrap_or(month);
+    let start = zone.to_utc(month.and_hms_opt(0, 0, 0).unwrap_or_default());
+    let end = zone.to_utc(next_month.and_hms_opt(0, 0, 0).unwrap_or_default());
+    let series = Series::new(schedule, truncate_to_second(now));
+    if series.count().is_some() {
+        // A run count: only the first `count` runs exist, so walk them.
+        let all = preview_schedule(schedule, now, MAX_COUNTED_WALK);
+        let days: BTreeSet<u32> = all
+            .occurrences
+            .iter()
+            .filter(|at| **at >= start && **at < end)
+            .map(|at| zone.to_local(*at).day())
+            .collect();
+        return days.into_iter().collect();
+    }
+    let mut days = Vec::new();
+    let mut t = start.max(first);
+    while let Some(at) = series.first_at_or_after(t) {
+        if at >= end {
+            break;
+        }
+        let local = zone.to_local(at).date();
+        days.push(local.day());
+        let Some(next_day) = local.succ_opt() else {
+            break;
+        };
+        t = zone
+            .to_utc(next_day.and_hms_opt(0, 0, 0).unwrap_or_default())
+            .max(at + Duration::seconds(1));
+    }
+    days
+}

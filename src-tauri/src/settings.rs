@@ -1,0 +1,73 @@
+//! The app's settings, kept in the engine's shared `settings` table so the window and the tray
+//! runner (two processes) read the same values; "start at login" is also an autostart entry.
+
+use crate::dto::Settings;
+use kairos_engine::settings::NOTIFY_ON_FAULT;
+use kairos_engine::{Engine, EngineError};
+use std::path::{Path, PathBuf};
+
+pub const SERVE_API: &str = "desktop.serveApi";
+pub const API_PORT: &str = "desktop.apiPort";
+pub const START_AT_LOGIN: &str = "desktop.startAtLogin";
+/// The port `kairos serve` uses by default.
+pub const DEFAULT_API_PORT: u16 = 7010;
+
+pub fn load(engine: &Engine) -> Result<Settings, EngineError> {
+    Ok(Settings {
+        serve_api: engine.flag(SERVE_API)?,
+        api_port: engine
+            .setting(API_PORT)?
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(DEFAULT_API_PORT),
+        notify_on_fault: engine.flag(NOTIFY_ON_FAULT)?,
+        start_at_login: engine.flag(START_AT_LOGIN)?,
+    })
+}
+
+pub fn save(engine: &Engine, _data_dir: &Path, new: &Settings) -> Result<(), EngineError> {
+    if new.api_port < 1024 {
+        return Err(EngineError::bad_request(
+            "apiPort",
+            format!("{} is a privileged port; use 1024–65535", new.api_port),
+        ));
+    }
+    let flag = |b: bool| if b { "true" } else { "false" };
+    engine.set_setting(SERVE_API, flag(new.serve_api))?;
+    engine.set_setting(API_PORT, &new.api_port.to_string())?;
+    engine.set_setting(NOTIFY_ON_FAULT, flag(new.notify_on_fault))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| EngineError::internal(format!("cannot find the Kairos program: {e}")))?;
+    set_start_at_login(&autostart_file(), &exe, new.start_at_login)
+        .map_err(|e| EngineError::internal(format!("cannot change the login items: {e}")))?;
+    engine.set_setting(START_AT_LOGIN, flag(new.start_at_login))?;
+    Ok(())
+}
+
+/// The XDG autostart entry (`$XDG_CONFIG_HOME/autostart/kairos.desktop`) the session starts at
+/// login: the tray runner, not the window.
+pub fn autostart_file() -> PathBuf {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| dirs::home_dir().map(|h| h.join(".config")))
+        .unwrap_or_else(|| PathBuf::from(".config"))
+        .join("autostart")
+        .join("kairos.desktop")
+}
+
+pub fn set_start_at_login(file: &Path, exe: &Path, on: bool) -> std::io::Result<()> {
+    if !on {
+        return match std::fs::remove_file(file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        };
+    }
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let entry = format!(
+        "[Desktop Entry]\nType=Application\nName=Kairos\nComment=Keeps scheduled jobs firing from the tray\nExec=\"{}\" --tray\nX-GNOME-Autostart-enabled=true\nTerminal=false\n",
+        exe.display()
+    );
+    std::fs::write(file, entry)
+}

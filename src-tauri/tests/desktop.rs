@@ -1,0 +1,313 @@
+//! The desktop commands over a real temporary database, without a window; and the committed
+//! TypeScript bindings against what the commands export now.
+
+use chrono::{TimeZone, Utc};
+use kairos_desktop::commands::{self as c, Desktop};
+use kairos_desktop::dto::{CommandError, Json, PreviewRequest, Settings};
+use kairos_engine::{Database, Engine, EngineConfig, ManualClock};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+struct Setup {
+    desktop: Desktop,
+    _dir: tempfile::TempDir,
+}
+
+/// A desktop over a fresh database file, at 2026-11-23 10:00 UTC (a Monday).
+fn setup() -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = EngineConfig::new(Database::File(dir.path().join("kairos.db")));
+    config.clock = Arc::new(ManualClock::new(
+        Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0).unwrap(),
+    ));
+    let engine = Engine::open(config).unwrap();
+    Setup {
+        desktop: Desktop {
+            engine,
+            data_dir: dir.path().to_path_buf(),
+        },
+        _dir: dir,
+    }
+}
+
+fn last_friday_at_0515() -> Value {
+    json!({
+        "startTime": "2026-11-01T00:00:00Z",
+        "action": {"type": "Http", "request": {"uri": "http://127.0.0.1:9/hook", "method": "POST"}},
+        "recurrence": {"frequency": "Month", "interval": 1,
+            "schedule": {"monthlyOccurrences": [{"day": "Friday", "occurrence": -1}], "hours": [5], "minutes": [15]}}
+    })
+}
+
+fn with_basic_auth(mut props: Value, password: Option<&str>) -> Value {
+    let mut auth = json!({"type": "Basic", "username": "ops"});
+    if let Some(p) = password {
+        auth["password"] = json!(p);
+    }
+    props["action"]["request"]["authentication"] = auth;
+    props
+}
+
+#[test]
+fn a_job_built_in_the_app_is_saved_listed_and_described() {
+    let s = setup();
+    let d = &s.desktop;
+    let collection = c::create_collection(d, "default").unwrap();
+    assert_eq!(collection.id, "local/desktop/default");
+    assert_eq!(collection.plan, "P20Premium");
+    let saved = c::save_job(d, &collection.id, "report", last_friday_at_0515(), true).unwrap();
+    assert_eq!(saved.state, "Enabled");
+    assert_eq!(saved.next_run.as_deref(), Some("2026-11-27T05:15:00Z"));
+    assert_eq!(
+        saved.sentence,
+        "Every month on the last Friday at 05:15 UTC"
+    );
+    let listed = c::list_jobs(d, &collection.id).unwrap();
+    assert_eq!(listed, vec![saved]);
+    let collections = c::list_collections(d).unwrap();
+    assert_eq!(collections[0].job_count, 1);
+}
+
+#[test]
+fn saving_an_existing_name_as_new_is_refused_and_bad_input_names_the_field() {
+    let s = setup();
+    let d = &s.desktop;
+    let id = c::create_collection(d, "default").unwrap().id;
+    c::save_job(d, &id, "report", last_friday_at_0515(), true).unwrap();
+    let again = c::save_job(d, &id, "report", last_friday_at_0515(), true).unwrap_err();
+    assert_eq!(again.code, "Conflict");
+    assert_eq!(again.errors[0].path, "name");
+
+    let mut bad = last_friday_at_0515();
+    bad["action"]["request"]["uri"] = json!("not a uri");
+    let err: CommandError = c::save_job(d, &id, "bad", bad, true).unwrap_err();
+    assert_eq!(err.code, "BadRequest");
+    assert!(
+        err.errors
+            .iter()
+            .any(|e| e.path == "properties.action.request.uri"),
+        "{err:?}"
+    );
+    assert!(c::get_job(d, &id, "bad").is_err(), "nothing was saved");
+    let unknown = c::list_jobs(d, "no-such-id").unwrap_err();
+    assert_eq!(unknown.errors[0].path, "collection");
+}
+
+#[test]
+fn secrets_never_come_back_and_survive_an_edit_that_leaves_them_out() {
+    let s = setup();
+    let d = &s.desktop;
+    let id = c::create_collection(d, "default").unwrap().id;
+    let props = with_basic_auth(last_friday_at_0515(), Some("hunter2"));
+    c::save_job(d, &id, "secured", props, true).unwrap();
+
+    let detail = c::get_job(d, &id, "secured").unwrap();
+    assert!(!detail.properties.0.to_string().contains("hunter2"));
+    assert_eq!(
+        detail.secrets_set,
+        vec!["properties.action.request.authentication.password"]
+    );
+    // The editor sends back what it was given (no password) with another change.
+    let mut edited = detail.properties.0.clone();
+    edited["action"]["request"]["method"] = json!("PUT");
+    c::save_job(d, &id, "secured", edited, false).unwrap();
+    let after = c::get_job(d, &id, "secured").unwrap();
+    assert_eq!(after.properties.0["action"]["request"]["method"], "PUT");
+    assert_eq!(after.secrets_set.len(), 1, "the stored password was kept");
+
+    let export = c::export_job(d, &id, "secured").unwrap();
+    assert!(!export.contains("hunter2"), "{export}");
+    let copy = c::duplicate_job(d, &id, "secured", "secured-copy").unwrap();
+    assert_eq!(copy.name, "secured-copy");
+    assert_eq!(
+        c::get_job(d, &id, "secured-copy")
+            .unwrap()
+            .secrets_set
+            .len(),
+        1,
+        "a duplicate keeps the secret without it leaving the engine"
+    );
+}
+
+#[test]
+fn pasted_json_with_comments_fills_the_form() {
+    let parsed = c::parse_job_text(
+        r#"{
+        // an Azure job, as exported from the portal
+        "name": "nightly",
+        "properties": {
+            "action": {"type": "Http", "request": {"uri": "http://example.test", "method": "GET"}},
+            "recurrence": {"frequency": "Day", "interval": 1, "schedule": {"hours": [2], "minutes": [30]}}, /* trailing comma */
+        }
+    }"#,
+    );
+    assert_eq!(parsed.name.as_deref(), Some("nightly"));
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    assert_eq!(
+        parsed.properties.unwrap().0["recurrence"]["frequency"],
+        "Day"
+    );
+
+    let broken = c::parse_job_text("{ not json");
+    assert!(broken.properties.is_none());
+    assert!(!broken.errors.is_empty());
+}
+
+#[test]
+fn the_preview_lists_runs_and_marks_the_month() {
+    let s = setup();
+    let request = |month: Option<&str>| PreviewRequest {
+        properties: Json(last_friday_at_0515()),
+        count: 3,
+        month: month.map(str::to_string),
+    };
+    let p = c::preview_job(&s.desktop, &request(None));
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+    assert_eq!(p.sentence, "Every month on the last Friday at 05:15 UTC");
+    let runs: Vec<&str> = p.runs.iter().map(|r| r.at.as_str()).collect();
+    assert_eq!(
+        runs,
+        [
+            "2026-11-27T05:15:00Z",
+            "2026-12-25T05:15:00Z",
+            "2027-01-29T05:15:00Z"
+        ]
+    );
+    assert_eq!(p.runs[0].local, "Fri 27 Nov 2026 05:15:00");
+    assert_eq!(
+        (p.month.as_str(), p.month_days.as_slice()),
+        ("2026-11", &[27][..])
+    );
+    let january = c::preview_job(&s.desktop, &request(Some("2027-01")));
+    assert_eq!(january.month_days, vec![29]);
+
+    let mut bad = last_friday_at_0515();
+    bad["recurrence"]["schedule"]["hours"] = json!([25]);
+    let p = c::preview_job(
+        &s.desktop,
+        &PreviewRequest {
+            properties: Json(bad),
+            count: 3,
+            month: None,
+        },
+    );
+    assert!(p.runs.is_empty());
+    assert!(
+        p.errors[0]
+            .path
+            .starts_with("properties.recurrence.schedule.hours"),
+        "{:?}",
+        p.errors
+    );
+}
+
+#[test]
+fn a_job_that_runs_every_minute_marks_every_remaining_day_of_the_month() {
+    let s = setup();
+    let props = json!({"action": {"type": "Http", "request": {"uri": "http://x.test", "method": "GET"}},
+        "recurrence": {"frequency": "Minute", "interval": 1}});
+    let p = c::preview_job(
+        &s.desktop,
+        &PreviewRequest {
+            properties: Json(props),
+            count: 1000,
+            month: None,
+        },
+    );
+    assert_eq!(p.runs.len(), 1000);
+    assert_eq!(p.month_days, (23..=30).collect::<Vec<u32>>());
+}
+
+#[test]
+fn settings_round_trip_and_start_at_login_writes_an_autostart_entry() {
+    let s = setup();
+    let d = &s.desktop;
+    let config_home = tempfile::tempdir().unwrap();
+    std::env::set_var("XDG_CONFIG_HOME", config_home.path());
+    let defaults = c::get_settings(d).unwrap();
+    assert_eq!(
+        defaults,
+        Settings {
+            serve_api: false,
+            api_port: 7010,
+            notify_on_fault: false,
+            start_at_login: false
+        }
+    );
+    let wanted = Settings {
+        serve_api: true,
+        api_port: 7123,
+        notify_on_fault: true,
+        start_at_login: true,
+    };
+    assert_eq!(c::set_settings(d, &wanted).unwrap(), wanted);
+    let entry =
+        std::fs::read_to_string(config_home.path().join("autostart/kairos.desktop")).unwrap();
+    assert!(entry.contains("--tray"), "{entry}");
+    c::set_settings(
+        d,
+        &Settings {
+            start_at_login: false,
+            ..wanted.clone()
+        },
+    )
+    .unwrap();
+    assert!(!config_home.path().join("autostart/kairos.desktop").exists());
+    let err = c::set_settings(
+        d,
+        &Settings {
+            api_port: 80,
+            ..wanted
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.errors[0].path, "apiPort");
+
+    let info = c::api_info(d).unwrap();
+    assert_eq!(info.url, "http://127.0.0.1:7123");
+    assert_eq!(info.token.len(), 64);
+}
+
+#[test]
+fn enabling_running_and_deleting_from_the_app() {
+    let s = setup();
+    let d = &s.desktop;
+    let id = c::create_collection(d, "default").unwrap().id;
+    c::save_job(d, &id, "report", last_friday_at_0515(), true).unwrap();
+    let disabled = c::set_job_enabled(d, &id, "report", false).unwrap();
+    assert_eq!(
+        (disabled.state.as_str(), disabled.next_run),
+        ("Disabled", None)
+    );
+    let enabled = c::set_job_enabled(d, &id, "report", true).unwrap();
+    assert_eq!(enabled.next_run.as_deref(), Some("2026-11-27T05:15:00Z"));
+    c::run_job_now(d, &id, "report").unwrap();
+    c::delete_job(d, &id, "report").unwrap();
+    assert_eq!(
+        c::get_job(d, &id, "report").unwrap_err().code,
+        "ResourceNotFound"
+    );
+    assert_eq!(
+        c::resolve_collection(d, "default").as_deref(),
+        Some("local/desktop/default")
+    );
+}
+
+/// The committed `ui/src/ipc/bindings.ts` must be what the commands export now.
+/// `KAIROS_UPDATE_BINDINGS=1 cargo test -p kairos-desktop --test desktop bindings` rewrites it.
+#[test]
+fn bindings_are_current() {
+    let committed = std::path::Path::new(kairos_desktop::ipc::BINDINGS);
+    if std::env::var_os("KAIROS_UPDATE_BINDINGS").is_some() {
+        kairos_desktop::ipc::export_bindings(committed).unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = dir.path().join("bindings.ts");
+    kairos_desktop::ipc::export_bindings(&fresh).unwrap();
+    let fresh = std::fs::read_to_string(fresh).unwrap();
+    let committed = std::fs::read_to_string(committed).unwrap_or_default();
+    assert!(
+        fresh == committed,
+        "ui/src/ipc/bindings.ts is stale: run KAIROS_UPDATE_BINDINGS=1 cargo test -p kairos-desktop --test desktop bindings"
+    );
+}
