@@ -7,8 +7,12 @@ cd "$(dirname "$0")/.."
 # One shared target dir outside the clone, so repeated runs (and CI) do not rebuild the world.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/kairos-target}"
 
-echo "== Test dependencies (D-Bus and python3-dbusmock for the notification tests)"
+echo "== Test dependencies (apt: Tauri build packages, D-Bus, dbusmock, Xvfb, WebKitWebDriver)"
 bash scripts/setup-test-deps.sh
+
+echo "== UI: build and unit tests (Vitest)"
+bash scripts/build-ui.sh
+(cd ui && npm test)
 
 echo "== Rust tests"
 if cargo nextest --version >/dev/null 2>&1; then
@@ -19,3 +23,6 @@ fi
 
 echo "== End-to-end: the Azure Python SDK against a real kairos serve"
 bash scripts/e2e.sh
+
+echo "== End-to-end: the real desktop window under Xvfb (tauri-driver), tray runner, notifications"
+bash scripts/desktop-e2e.sh

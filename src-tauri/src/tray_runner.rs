@@ -75,13 +75,16 @@ async fn serve(dir: PathBuf) -> ExitCode {
     };
     let runner = engine.start_runner();
     let (commands, mut requests) = mpsc::unbounded_channel();
-    let tray = start_tray(&engine, commands).await;
+    // Kept here too: without a tray icon (no session bus) the channel must stay open.
+    let tray = start_tray(&engine, commands.clone()).await;
     let mut api = ApiServer::default();
     api.apply(&engine, &dir).await;
     let mut watcher = ChangeWatcher::open(&database).ok();
     let mut tick = tokio::time::interval(WATCH_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     println!("tray runner ready");
+    let stop = launch::stop_signal();
+    tokio::pin!(stop);
     loop {
         tokio::select! {
             _ = tick.tick() => {
@@ -96,7 +99,7 @@ async fn serve(dir: PathBuf) -> ExitCode {
                 Some(TrayCommand::ResumeAll) => set_paused(&engine, false),
                 Some(TrayCommand::Quit) | None => break,
             },
-            _ = launch::stop_signal() => break,
+            _ = &mut stop => break,
         }
     }
     tracing::info!("stopping");
