@@ -1,0 +1,108 @@
+// The one door to the backend. Screens call `api.*` and get plain values or a thrown
+// CommandFailure; events come as unsubscribe-returning listeners. Only this folder knows about
+// Tauri: outside the Tauri window (a plain browser during development) a small in-memory fake
+// answers instead, loaded on demand so it never ships in the app's code path.
+import { commands, events } from "./bindings";
+import type {
+  ApiInfo, CollectionSummary, CommandError, EngineChanged, FieldError, HistoryOccurrence, JobDetail,
+  JobSummary, JsonValue, OpenJob, ParsedJob, PreviewRequest, PreviewResult, Result, Settings,
+} from "./types";
+
+export type * from "./types";
+
+type Listen<T> = (cb: (e: { payload: T }) => void) => Promise<() => void>;
+export type Backend = {
+  commands: typeof commands;
+  events: { engineChanged: { listen: Listen<EngineChanged> }; openJob: { listen: Listen<OpenJob> } };
+};
+
+/** A failed command: the engine's code and sentence, and its field errors when input was invalid. */
+export class CommandFailure extends Error implements CommandError {
+  constructor(public code: string, message: string, public errors: FieldError[] = []) {
+    super(message);
+    this.name = "CommandFailure";
+  }
+}
+
+function toFailure(e: unknown): CommandFailure {
+  if (e instanceof CommandFailure) return e;
+  if (typeof e === "object" && e !== null && "message" in e) {
+    const o = e as Partial<CommandError>;
+    return new CommandFailure(o.code ?? "Error", String(o.message), Array.isArray(o.errors) ? o.errors : []);
+  }
+  return new CommandFailure("Error", String(e));
+}
+
+/** The field errors a thrown value carries (none when it is not a CommandFailure). */
+export function errorsOf(e: unknown): FieldError[] {
+  return e instanceof CommandFailure ? e.errors : [];
+}
+
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export const inTauri = typeof window !== "undefined" && "__TAURI_INTERNALS__" in window;
+
+let backend: Promise<Backend> | null = null;
+function getBackend(): Promise<Backend> {
+  backend ??= inTauri ? Promise.resolve({ commands, events }) : import("./fake").then((m) => m.fakeBackend);
+  return backend;
+}
+
+/** A command answering Result: its data, or a thrown CommandFailure. */
+async function result<T>(call: (c: Backend["commands"]) => Promise<Result<T, CommandError>>): Promise<T> {
+  const b = await getBackend();
+  let r: Result<T, CommandError>;
+  try { r = await call(b.commands); } catch (e) { throw toFailure(e); }
+  if (r.status === "error") throw toFailure(r.error);
+  return r.data;
+}
+
+/** A command answering a plain value (its problems are in the value, e.g. `errors`). */
+async function plain<T>(call: (c: Backend["commands"]) => Promise<T>): Promise<T> {
+  const b = await getBackend();
+  try { return await call(b.commands); } catch (e) { throw toFailure(e); }
+}
+
+export const api = {
+  listCollections: (): Promise<CollectionSummary[]> => result((c) => c.listCollections()),
+  createCollection: (name: string): Promise<CollectionSummary> => result((c) => c.createCollection(name)),
+  /** `collection` is always the collection's id (`subscription/resourceGroup/name`). */
+  setCollectionEnabled: (collection: string, enabled: boolean): Promise<null> => result((c) => c.setCollectionEnabled(collection, enabled)),
+  listJobs: (collection: string): Promise<JobSummary[]> => result((c) => c.listJobs(collection)),
+  getJob: (collection: string, name: string): Promise<JobDetail> => result((c) => c.getJob(collection, name)),
+  saveJob: (collection: string, name: string, properties: JsonValue, create: boolean): Promise<JobSummary> =>
+    result((c) => c.saveJob(collection, name, properties, create)),
+  duplicateJob: (collection: string, name: string, newName: string): Promise<JobSummary> =>
+    result((c) => c.duplicateJob(collection, name, newName)),
+  deleteJob: (collection: string, name: string): Promise<null> => result((c) => c.deleteJob(collection, name)),
+  runJobNow: (collection: string, name: string): Promise<null> => result((c) => c.runJobNow(collection, name)),
+  setJobEnabled: (collection: string, name: string, enabled: boolean): Promise<JobSummary> =>
+    result((c) => c.setJobEnabled(collection, name, enabled)),
+  exportJob: (collection: string, name: string): Promise<string> => result((c) => c.exportJob(collection, name)),
+  parseJobText: (text: string): Promise<ParsedJob> => plain((c) => c.parseJobText(text)),
+  validateJob: (properties: JsonValue): Promise<FieldError[]> => plain((c) => c.validateJob(properties)),
+  previewJob: (request: PreviewRequest): Promise<PreviewResult> => result((c) => c.previewJob(request)),
+  jobHistory: (collection: string, name: string, status: string | null): Promise<HistoryOccurrence[]> =>
+    result((c) => c.jobHistory(collection, name, status)),
+  getSettings: (): Promise<Settings> => result((c) => c.getSettings()),
+  setSettings: (settings: Settings): Promise<Settings> => result((c) => c.setSettings(settings)),
+  apiInfo: (): Promise<ApiInfo> => result((c) => c.apiInfo()),
+  /** The job the window was opened for (a clicked notification), once; null otherwise. */
+  takeOpenJob: (): Promise<OpenJob | null> => plain((c) => c.takeOpenJob()),
+};
+
+/** Subscribes at once and returns the unsubscribe (listening itself is asynchronous in Tauri). */
+function subscribe<T>(pick: (b: Backend) => Listen<T>, cb: (payload: T) => void): () => void {
+  let stop: (() => void) | null = null;
+  let cancelled = false;
+  getBackend()
+    .then((b) => pick(b)((e) => cb(e.payload)))
+    .then((un) => { if (cancelled) un(); else stop = un; })
+    .catch((e) => console.error("event subscription failed", e));
+  return () => { cancelled = true; stop?.(); };
+}
+
+export const onEngineChanged = (cb: (e: EngineChanged) => void) => subscribe((b) => b.events.engineChanged.listen, cb);
+export const onOpenJob = (cb: (e: OpenJob) => void) => subscribe((b) => b.events.openJob.listen, cb);

@@ -1,0 +1,18 @@
+// The shapes the UI works with: what the backend sends (tauri-specta's `_Serialize` variants,
+// whose optional fields are always present as null). Type-only, so importing it loads nothing.
+export type {
+  ApiInfo, CollectionSummary, CommandError, EngineChanged, FieldError, OpenJob, Settings,
+  HistoryAttempt_Serialize as HistoryAttempt,
+  HistoryOccurrence_Serialize as HistoryOccurrence,
+  JobDetail_Serialize as JobDetail,
+  JobSummary_Serialize as JobSummary,
+  ParsedJob_Serialize as ParsedJob,
+  PreviewRequest_Serialize as PreviewRequest,
+  PreviewResult_Serialize as PreviewResult,
+  PreviewRun_Serialize as PreviewRun,
+} from "./bindings";
+
+/** Job JSON (`any` in the generated bindings: the engine, not TypeScript, judges it). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export type Result<T, E> = { status: "ok"; data: T } | { status: "error"; error: E };

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { type Route, parseRoute, routeHash } from "./routes";
+
+/** `canonical` false = the hash parses to `route` but is not how the app writes it. */
+function check(hash: string, route: Route, canonical = true) {
+  expect(parseRoute(hash)).toEqual(route);
+  if (canonical) expect(routeHash(route)).toBe(hash);
+  expect(parseRoute(routeHash(route))).toEqual(route);
+}
+
+const table: [string, Route, boolean?][] = [
+  ["#/", { page: "home" }],
+  ["", { page: "home" }, false],
+  ["#/settings", { page: "settings" }],
+  ["#/c/default", { page: "collection", collection: "default" }],
+  ["#/c/default/new", { page: "new", collection: "default" }],
+  ["#/c/default/j/nightly", { page: "job", collection: "default", job: "nightly" }],
+  ["#/c/default/j/nightly/history", { page: "history", collection: "default", job: "nightly" }],
+  ["#/c/my%20jobs/j/a%2Fb", { page: "job", collection: "my jobs", job: "a/b" }],
+  // Commands name a collection by its id, subscription/resourceGroup/name: one route segment.
+  ["#/c/local%2Fdesktop%2Fdefault/j/nightly/history", { page: "history", collection: "local/desktop/default", job: "nightly" }],
+  ["#/c/x/j/new", { page: "job", collection: "x", job: "new" }],
+  ["#/c/x/unknown", { page: "home" }, false],
+  ["#/c/%E0%A4%A", { page: "home" }, false],
+];
+
+describe("routes", () => {
+  for (const [hash, route, canonical] of table) it(hash || "(empty)", () => check(hash, route, canonical));
+});

@@ -1,0 +1,45 @@
+// Hash routes: #/c/<collection>, #/c/<collection>/new, #/c/<collection>/j/<job>[/history], #/settings.
+// <collection> is the collection's id (subscription/resourceGroup/name, what commands take),
+// percent-encoded into one segment like every name.
+export type Route =
+  | { page: "home" }
+  | { page: "settings" }
+  | { page: "collection"; collection: string }
+  | { page: "new"; collection: string }
+  | { page: "job"; collection: string; job: string }
+  | { page: "history"; collection: string; job: string };
+
+function decode(part: string): string | null {
+  try { return decodeURIComponent(part); } catch { return null; }
+}
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, "").split("/").filter((p) => p !== "");
+  const names = parts.map(decode);
+  if (names.some((n) => n === null)) return { page: "home" };
+  const [a, c, kind, job, tail] = names as string[];
+  if (a === "settings" && parts.length === 1) return { page: "settings" };
+  if (a !== "c" || c === undefined) return { page: "home" };
+  if (parts.length === 2) return { page: "collection", collection: c };
+  if (kind === "new" && parts.length === 3) return { page: "new", collection: c };
+  if (kind === "j" && job !== undefined && parts.length === 4) return { page: "job", collection: c, job };
+  if (kind === "j" && job !== undefined && tail === "history" && parts.length === 5) return { page: "history", collection: c, job };
+  return { page: "home" };
+}
+
+export function routeHash(r: Route): string {
+  const e = encodeURIComponent;
+  switch (r.page) {
+    case "home": return "#/";
+    case "settings": return "#/settings";
+    case "collection": return `#/c/${e(r.collection)}`;
+    case "new": return `#/c/${e(r.collection)}/new`;
+    case "job": return `#/c/${e(r.collection)}/j/${e(r.job)}`;
+    case "history": return `#/c/${e(r.collection)}/j/${e(r.job)}/history`;
+  }
+}
+
+/** The collection a route is about (the sidebar highlights it), if any. */
+export function routeCollection(r: Route): string | null {
+  return "collection" in r ? r.collection : null;
+}

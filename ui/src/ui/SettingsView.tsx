@@ -1,0 +1,89 @@
+import { useEffect, useState } from "preact/hooks";
+import { type ApiInfo, type Settings, api, messageOf } from "../ipc";
+import { copyText } from "./jobs/download";
+import { toast } from "./toast";
+
+/** Each change is saved at once (setSettings answers with what was stored). */
+export function SettingsView() {
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [info, setInfo] = useState<ApiInfo | null>(null);
+  const [port, setPort] = useState("");
+  const [error, setError] = useState("");
+
+  const refreshInfo = () => api.apiInfo().then(setInfo, () => setInfo(null));
+  useEffect(() => {
+    api.getSettings().then((s) => { setSettings(s); setPort(String(s.apiPort)); }, (e) => setError(messageOf(e)));
+    refreshInfo();
+  }, []);
+
+  const save = async (patch: Partial<Settings>) => {
+    if (!settings) return;
+    try {
+      const saved = await api.setSettings({ ...settings, ...patch });
+      setSettings(saved);
+      setPort(String(saved.apiPort));
+      setError("");
+      toast("Settings saved");
+      // The server starts or stops in the background; ask again a moment later.
+      refreshInfo();
+      setTimeout(refreshInfo, 1500);
+    } catch (e) {
+      setError(messageOf(e));
+      toast(`Settings not saved: ${messageOf(e)}`, "error");
+    }
+  };
+
+  const commitPort = () => {
+    const n = Number(port);
+    if (!settings || n === settings.apiPort) return;
+    if (!Number.isInteger(n) || n < 1 || n > 65535) { setError("The port is a number from 1 to 65535."); return; }
+    save({ apiPort: n });
+  };
+
+  if (!settings) return error ? <p class="error-text" role="alert">{error}</p> : <p aria-busy="true">Loading settings…</p>;
+  return (
+    <section aria-labelledby="settings-title" class="settings">
+      <h1 id="settings-title">Settings</h1>
+      <fieldset>
+        <legend>Azure Scheduler REST API</legend>
+        <label>
+          <input id="setting-serve-api" type="checkbox" role="switch" checked={settings.serveApi}
+            onChange={(e) => save({ serveApi: e.currentTarget.checked })} />
+          Serve the Azure-compatible REST API on this computer (loopback only)
+        </label>
+        <label for="setting-api-port">Port</label>
+        <input id="setting-api-port" type="number" min={1} max={65535} value={port}
+          aria-invalid={error.includes("port") ? "true" : undefined}
+          onInput={(e) => setPort(e.currentTarget.value)} onChange={commitPort}
+          onKeyDown={(e) => e.key === "Enter" && commitPort()} />
+        {info?.running ? (
+          <div class="api-info">
+            <p>Running at <code id="api-url">{info.url}</code>. Clients send <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+            <label for="api-token">Token</label>
+            <div class="token-row">
+              <input id="api-token" readOnly value={info.token} class="mono" onFocus={(e) => e.currentTarget.select()} />
+              <button id="copy-api-token" type="button" class="secondary"
+                onClick={async () => toast((await copyText(info.token)) ? "Token copied" : "Copy it from the field (select, then copy)")}>
+                Copy
+              </button>
+            </div>
+          </div>
+        ) : settings.serveApi ? <p class="muted">Starting…</p> : <p class="muted">Not serving.</p>}
+      </fieldset>
+      <fieldset>
+        <legend>Notifications and start-up</legend>
+        <label>
+          <input id="setting-notify-fault" type="checkbox" role="switch" checked={settings.notifyOnFault}
+            onChange={(e) => save({ notifyOnFault: e.currentTarget.checked })} />
+          Notify me when any job faults
+        </label>
+        <label>
+          <input id="setting-start-login" type="checkbox" role="switch" checked={settings.startAtLogin}
+            onChange={(e) => save({ startAtLogin: e.currentTarget.checked })} />
+          Start Kairos at login
+        </label>
+      </fieldset>
+      {error && <p class="error-text" role="alert">{error}</p>}
+    </section>
+  );
+}

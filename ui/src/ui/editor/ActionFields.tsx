@@ -1,0 +1,46 @@
+// The action sub-form, used twice: the main action (ids as given) and the error action (ids
+// prefixed "err-"). Only the chosen type's fields are shown; the others keep their values.
+import type { ActionForm } from "../../logic/actionForm";
+import { isStored } from "../../logic/secrets";
+import { HttpFields } from "./HttpFields";
+import { NotificationFields, ServiceBusFields, StorageQueueFields } from "./MessageFields";
+import { type Option, SelectField } from "./fields";
+
+const TYPES: Option[] = [
+  ["Http", "HTTP request"],
+  ["Https", "HTTPS request (https:// only)"],
+  ["StorageQueue", "Storage queue message"],
+  ["ServiceBusQueue", "Service Bus queue message"],
+  ["ServiceBusTopic", "Service Bus topic message"],
+  ["Notification", "Desktop notification"],
+];
+
+export type ActionProps = {
+  /** "" for the main action, "err-" for the error action. */
+  prefix: string;
+  /** Where the action sits in the properties: "action" or "action.errorAction". */
+  base: string;
+  value: ActionForm;
+  onChange: (v: ActionForm) => void;
+  secretsSet: readonly string[];
+};
+
+export function ActionFields({ prefix, base, value, onChange, secretsSet }: ActionProps) {
+  const set = (patch: Partial<ActionForm>) => onChange({ ...value, ...patch });
+  const stored = (path: string) => isStored(secretsSet, `${base}.${path}`);
+  const t = value.type;
+  return (
+    <>
+      <SelectField id={`${prefix}action-type`} label="Type" value={t} options={TYPES} onChange={(type) => set({ type })} />
+      {(t === "Http" || t === "Https") &&
+        <HttpFields prefix={prefix} value={value.http} onChange={(http) => set({ http })} stored={stored} />}
+      {t === "StorageQueue" &&
+        <StorageQueueFields prefix={prefix} value={value.queue} onChange={(queue) => set({ queue })} stored={stored("queueMessage.sasToken")} />}
+      {(t === "ServiceBusQueue" || t === "ServiceBusTopic") &&
+        <ServiceBusFields prefix={prefix} topic={t === "ServiceBusTopic"} value={value.serviceBus} onChange={(serviceBus) => set({ serviceBus })}
+          stored={stored(t === "ServiceBusTopic" ? "serviceBusTopicMessage.authentication.sasKey" : "serviceBusQueueMessage.authentication.sasKey")} />}
+      {t === "Notification" &&
+        <NotificationFields prefix={prefix} value={value.notification} onChange={(notification) => set({ notification })} />}
+    </>
+  );
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+// The Tauri window loads dist/ from disk, so every URL must be relative ("./").
+// WebKit (macOS, Linux) is the oldest engine the window runs on: target Safari 15.
+export default defineConfig({
+  base: "./",
+  oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  build: { outDir: "dist", emptyOutDir: true, target: "safari15" },
+  server: { port: 5173, strictPort: true },
+  test: { include: ["src/**/*.test.ts"], environment: "node" },
+});
