@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up and start Kairos on a fresh Debian/Ubuntu machine with Rust and Node installed.
 # Installs the build packages (apt), builds the UI and, in release mode, `kairos-desktop` (the
-# desktop app) and `kairos` (the CLI and `kairos serve`) into ~/.local/bin, adds Kairos to the
+# desktop window), `kairos-tray` (the tray runner it starts) and `kairos` (the CLI and
+# `kairos serve`) into ~/.local/bin, adds Kairos to the
 # application menu, and starts the desktop app. Without a display it starts `kairos serve` (the
 # scheduler and the Azure Scheduler REST API on 127.0.0.1:7010) instead. Pass arguments to run a
 # `kairos` command instead, e.g.
@@ -14,10 +15,11 @@ bash scripts/setup-build-deps.sh
 # The tray icon library is loaded at run time.
 bash scripts/apt-install.sh libayatana-appindicator3-1
 bash scripts/build-ui.sh
-cargo build --release -p kairos-cli -p kairos-desktop
+cargo build --release -p kairos-cli -p kairos-desktop -p kairos-tray
 mkdir -p "$HOME/.local/bin" "$HOME/.local/share/applications"
 install -m 0755 "$CARGO_TARGET_DIR/release/kairos" "$HOME/.local/bin/kairos"
 install -m 0755 "$CARGO_TARGET_DIR/release/kairos-desktop" "$HOME/.local/bin/kairos-desktop"
+install -m 0755 "$CARGO_TARGET_DIR/release/kairos-tray" "$HOME/.local/bin/kairos-tray"
 cat > "$HOME/.local/share/applications/kairos.desktop" <<DESKTOP
 [Desktop Entry]
 Type=Application
@@ -27,7 +29,7 @@ Exec=$HOME/.local/bin/kairos-desktop
 Categories=Utility;
 Terminal=false
 DESKTOP
-echo "installed $HOME/.local/bin/kairos and $HOME/.local/bin/kairos-desktop" >&2
+echo "installed kairos, kairos-desktop and kairos-tray in $HOME/.local/bin" >&2
 
 if [ "$#" -gt 0 ]; then
   exec "$HOME/.local/bin/kairos" "$@"

@@ -5,9 +5,9 @@
 use crate::commands::{resolve_collection, Desktop};
 use crate::dto::{EngineChanged, OpenJob};
 use crate::ipc::{self, PendingOpen};
-use crate::launch::{self, data_dir, ensure_tray_runner};
 use kairos_api::local::{create_private, DATABASE_FILE};
 use kairos_engine::{ChangeWatcher, Database, Engine, EngineConfig};
+use kairos_tray::launch::{self, data_dir, ensure_tray_runner};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Duration;

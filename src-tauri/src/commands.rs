@@ -4,13 +4,13 @@
 
 use crate::dto::*;
 use crate::preview;
-use crate::settings;
 use chrono::{DateTime, SecondsFormat, Utc};
 use kairos_core::document::{from_value_at, parse_lenient_json};
 use kairos_core::model::{JobDefinition, JobHistoryDefinition, JobProperties};
 use kairos_core::validate::validate_job;
 use kairos_core::ValidationErrors;
 use kairos_engine::{CollectionKey, Engine, EngineError, JobKey};
+use kairos_tray::settings;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -186,11 +186,7 @@ fn job_summary(d: &Desktop, key: &CollectionKey, def: &JobDefinition) -> Command
     })
 }
 
-/// A job's own name (ARM names it `collection/job`).
-pub fn job_name(def: &JobDefinition) -> String {
-    let full = def.name.as_deref().unwrap_or_default();
-    full.rsplit('/').next().unwrap_or(full).to_string()
-}
+pub use kairos_tray::overview::job_name;
 
 fn count(n: i64) -> u32 {
     u32::try_from(n.max(0)).unwrap_or(u32::MAX)
@@ -420,11 +416,23 @@ pub fn preview_job(d: &Desktop, request: &PreviewRequest) -> PreviewResult {
 }
 
 pub fn get_settings(d: &Desktop) -> CommandResult<Settings> {
-    Ok(settings::load(&d.engine)?)
+    let s = settings::load(&d.engine)?;
+    Ok(Settings {
+        serve_api: s.serve_api,
+        api_port: s.api_port,
+        notify_on_fault: s.notify_on_fault,
+        start_at_login: s.start_at_login,
+    })
 }
 
 pub fn set_settings(d: &Desktop, new: &Settings) -> CommandResult<Settings> {
-    settings::save(&d.engine, &d.data_dir, new)?;
+    let wanted = settings::Settings {
+        serve_api: new.serve_api,
+        api_port: new.api_port,
+        notify_on_fault: new.notify_on_fault,
+        start_at_login: new.start_at_login,
+    };
+    settings::save(&d.engine, &wanted)?;
     get_settings(d)
 }
 

@@ -1,10 +1,20 @@
 //! The app's settings, kept in the engine's shared `settings` table so the window and the tray
 //! runner (two processes) read the same values; "start at login" is also an autostart entry.
 
-use crate::dto::Settings;
 use kairos_engine::settings::NOTIFY_ON_FAULT;
 use kairos_engine::{Engine, EngineError};
 use std::path::{Path, PathBuf};
+
+/// The desktop's settings (the window shows them; the tray runner acts on them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// Serve the Azure Scheduler REST API on loopback (from the tray runner).
+    pub serve_api: bool,
+    pub api_port: u16,
+    /// A notification when a job without an error action faults.
+    pub notify_on_fault: bool,
+    pub start_at_login: bool,
+}
 
 pub const SERVE_API: &str = "desktop.serveApi";
 pub const API_PORT: &str = "desktop.apiPort";
@@ -24,7 +34,7 @@ pub fn load(engine: &Engine) -> Result<Settings, EngineError> {
     })
 }
 
-pub fn save(engine: &Engine, _data_dir: &Path, new: &Settings) -> Result<(), EngineError> {
+pub fn save(engine: &Engine, new: &Settings) -> Result<(), EngineError> {
     if new.api_port < 1024 {
         return Err(EngineError::bad_request(
             "apiPort",
@@ -35,10 +45,12 @@ pub fn save(engine: &Engine, _data_dir: &Path, new: &Settings) -> Result<(), Eng
     engine.set_setting(SERVE_API, flag(new.serve_api))?;
     engine.set_setting(API_PORT, &new.api_port.to_string())?;
     engine.set_setting(NOTIFY_ON_FAULT, flag(new.notify_on_fault))?;
-    let exe = std::env::current_exe()
-        .map_err(|e| EngineError::internal(format!("cannot find the Kairos program: {e}")))?;
-    set_start_at_login(&autostart_file(), &exe, new.start_at_login)
-        .map_err(|e| EngineError::internal(format!("cannot change the login items: {e}")))?;
+    set_start_at_login(
+        &autostart_file(),
+        &crate::launch::tray_program(),
+        new.start_at_login,
+    )
+    .map_err(|e| EngineError::internal(format!("cannot change the login items: {e}")))?;
     engine.set_setting(START_AT_LOGIN, flag(new.start_at_login))?;
     Ok(())
 }
@@ -66,7 +78,7 @@ pub fn set_start_at_login(file: &Path, exe: &Path, on: bool) -> std::io::Result<
         std::fs::create_dir_all(dir)?;
     }
     let entry = format!(
-        "[Desktop Entry]\nType=Application\nName=Kairos\nComment=Keeps scheduled jobs firing from the tray\nExec=\"{}\" --tray\nX-GNOME-Autostart-enabled=true\nTerminal=false\n",
+        "[Desktop Entry]\nType=Application\nName=Kairos\nComment=Keeps scheduled jobs firing from the tray\nExec=\"{}\"\nX-GNOME-Autostart-enabled=true\nTerminal=false\n",
         exe.display()
     );
     std::fs::write(file, entry)

@@ -21,7 +21,7 @@ pub fn overview(engine: &Engine) -> Result<Overview, EngineError> {
             let page = engine.list_jobs(&key, None, skip, 1_000)?;
             skip += page.items.len();
             for job in &page.items {
-                let name = crate::commands::job_name(job);
+                let name = job_name(job);
                 let next = job
                     .properties
                     .status
@@ -89,4 +89,10 @@ fn local(at: DateTime<Utc>) -> String {
     at.with_timezone(&chrono::Local)
         .format("%a %-d %b %H:%M")
         .to_string()
+}
+
+/// A job's own name (ARM names it `collection/job`).
+pub fn job_name(def: &kairos_core::model::JobDefinition) -> String {
+    let full = def.name.as_deref().unwrap_or_default();
+    full.rsplit('/').next().unwrap_or(full).to_string()
 }

@@ -1,4 +1,4 @@
-//! The tray runner (`kairos-desktop --tray`): the small process that owns the runner, the tray
+//! The tray runner (`kairos-tray`): the small process that owns the runner, the tray
 //! icon, desktop notifications and (when the setting is on) the REST API. The window is another
 //! process, started on demand and gone when closed, so a closed window costs no memory
 //! (docs/architecture.md, "Desktop processes").
@@ -6,7 +6,7 @@
 use crate::launch::{self, data_dir, open_window, TrayLock};
 use crate::notifier::{ClickableNotifier, OnClick};
 use crate::overview::overview;
-use crate::settings::{self};
+use crate::settings;
 use crate::tray::{KairosTray, TrayCommand};
 use kairos_api::local::{api_token, create_private, DATABASE_FILE};
 use kairos_engine::settings::PAUSED;
@@ -25,7 +25,7 @@ pub fn run() -> ExitCode {
     let dir = match data_dir() {
         Ok(dir) => dir,
         Err(e) => {
-            eprintln!("kairos-desktop: {e}");
+            eprintln!("kairos-tray: {e}");
             return ExitCode::from(2);
         }
     };
@@ -36,7 +36,7 @@ pub fn run() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("kairos-desktop: {e}");
+            eprintln!("kairos-tray: {e}");
             return ExitCode::from(1);
         }
     };
@@ -48,7 +48,7 @@ pub fn run() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("kairos-desktop: cannot start: {e}");
+            eprintln!("kairos-tray: cannot start: {e}");
             return ExitCode::from(1);
         }
     };
@@ -60,7 +60,7 @@ pub fn run() -> ExitCode {
 async fn serve(dir: PathBuf) -> ExitCode {
     let database = dir.join(DATABASE_FILE);
     if let Err(e) = create_private(&database) {
-        eprintln!("kairos-desktop: cannot create {}: {e}", database.display());
+        eprintln!("kairos-tray: cannot create {}: {e}", database.display());
         return ExitCode::from(1);
     }
     let on_click: OnClick = Arc::new(|collection, job| open_window(Some((collection, job))));
@@ -69,7 +69,7 @@ async fn serve(dir: PathBuf) -> ExitCode {
     let engine = match Engine::open(config) {
         Ok(engine) => engine,
         Err(e) => {
-            eprintln!("kairos-desktop: cannot open {}: {e}", database.display());
+            eprintln!("kairos-tray: cannot open {}: {e}", database.display());
             return ExitCode::from(1);
         }
     };

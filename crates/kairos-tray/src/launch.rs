@@ -46,12 +46,29 @@ pub fn tray_runner_running(dir: &Path) -> bool {
     matches!(TrayLock::acquire(dir), Ok(None))
 }
 
-fn spawn_self(args: &[String]) {
-    let exe = match std::env::current_exe() {
-        Ok(exe) => exe,
-        Err(e) => return tracing::error!(error = %e, "cannot find the Kairos program"),
-    };
-    match Command::new(&exe)
+/// A program installed next to this one (both binaries go to the same directory), else the
+/// one of that name on PATH.
+fn sibling(name: &str) -> PathBuf {
+    let file = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+    std::env::current_exe()
+        .ok()
+        .map(|exe| exe.with_file_name(&file))
+        .filter(|p| p.exists())
+        .unwrap_or_else(|| PathBuf::from(file))
+}
+
+/// The tray runner program (`kairos-tray`).
+pub fn tray_program() -> PathBuf {
+    sibling("kairos-tray")
+}
+
+/// The window program (`kairos-desktop`).
+pub fn window_program() -> PathBuf {
+    sibling("kairos-desktop")
+}
+
+fn spawn(program: &Path, args: &[String]) {
+    match Command::new(program)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -62,14 +79,14 @@ fn spawn_self(args: &[String]) {
         Ok(mut child) => {
             std::thread::spawn(move || child.wait());
         }
-        Err(e) => tracing::error!(error = %e, exe = %exe.display(), "cannot start Kairos"),
+        Err(e) => tracing::error!(error = %e, program = %program.display(), "cannot start Kairos"),
     }
 }
 
 /// Start the tray runner unless one is running.
 pub fn ensure_tray_runner(dir: &Path) {
     if !tray_runner_running(dir) {
-        spawn_self(&["--tray".to_string()]);
+        spawn(&tray_program(), &[]);
     }
 }
 
@@ -79,7 +96,7 @@ pub fn open_window(job: Option<(String, String)>) {
         Some((collection, job)) => vec!["--open-job".into(), collection, job],
         None => vec![],
     };
-    spawn_self(&args);
+    spawn(&window_program(), &args);
 }
 
 pub async fn stop_signal() {

@@ -1,0 +1,16 @@
+//! The Kairos tray runner, and what the desktop window shares with it.
+//!
+//! The runner (`kairos-tray`) owns the engine's runner, the tray icon, notifications and the
+//! optional REST API. It never loads GTK or WebKit, so the process that is always there stays
+//! small; the window (`kairos-desktop`, Tauri) is a separate process started on demand.
+//! docs/architecture.md ("Desktop processes") has the figures behind that choice.
+
+pub mod launch;
+#[cfg(target_os = "linux")]
+pub mod notifier;
+pub mod overview;
+#[cfg(target_os = "linux")]
+pub mod runner;
+pub mod settings;
+#[cfg(target_os = "linux")]
+pub mod tray;
