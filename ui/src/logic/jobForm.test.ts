@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "./json";
-import { type JobForm, emptyJob, fromProperties, toProperties } from "./jobForm";
+import { type JobForm, emptyJob, fromProperties, newJob, toProperties } from "./jobForm";
 
 type Case = {
   name: string;
@@ -151,4 +151,12 @@ const cases: Case[] = [
 
 describe("jobForm", () => {
   for (const c of cases) it(c.name, () => check(c));
+});
+
+describe("newJob", () => {
+  it("starts now, to the minute, on the UTC clock", () => {
+    const form = newJob(Date.UTC(2026, 10, 23, 10, 7, 42, 500));
+    expect(form.startTime).toBe("2026-11-23T10:07");
+    expect(toProperties(form).startTime).toBe("2026-11-23T10:07:00Z");
+  });
 });

@@ -3,7 +3,7 @@ import { type ActionForm, emptyAction, fromAction, toAction } from "./actionForm
 import { JOB_STATES, canon } from "./enums";
 import { type JsonObject, type JsonValue, obj, put, rest, str } from "./json";
 import { type RecurrenceForm, emptyRecurrence, fromRecurrence, toRecurrence } from "./recurrenceForm";
-import { fromWall, toWall } from "./zonedTime";
+import { fromWall, toWall, instantToWall } from "./zonedTime";
 
 export type JobForm = {
   /** Wall-clock value of startTime in the job's time zone; "" = no startTime (run now). */
@@ -27,6 +27,17 @@ export function emptyJob(): JobForm {
     errorActionEnabled: false, errorAction: emptyAction(),
     recurrenceEnabled: true, recurrence: emptyRecurrence(), extra: {},
   };
+}
+
+/**
+ * A new job in the editor starts now (to the minute), so its first run is the schedule's first
+ * match from now on. With no start time at all, Azure runs a job once at creation before its
+ * schedule, which is rarely what someone building "the last Friday at 05:15" wants; the field
+ * can still be emptied for that.
+ */
+export function newJob(nowMs: number): JobForm {
+  const minute = Math.floor(nowMs / 60_000) * 60_000;
+  return { ...emptyJob(), startTime: instantToWall(minute, "") };
 }
 
 /** Start and end times are typed on the job's zone clock; a one-time job has no zone (UTC). */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { type FieldError, type JobDetail, api, errorsOf, messageOf } from "../../ipc";
 import { groupErrors } from "../../logic/fieldErrors";
-import { type JobForm, emptyJob, fromProperties, toProperties, zoneOf } from "../../logic/jobForm";
+import { type JobForm, newJob, fromProperties, toProperties, zoneOf } from "../../logic/jobForm";
 import { localIssues } from "../../logic/recurrenceForm";
 import { routeHash } from "../../logic/routes";
 import { navigate } from "../hooks";
@@ -24,7 +24,7 @@ export function JobEditor({ collection, job }: Props) {
   const [detail, setDetail] = useState<JobDetail | null>(null);
   const [loadError, setLoadError] = useState("");
   const [name, setName] = useState(job ?? "");
-  const [form, setForm] = useState<JobForm>(emptyJob);
+  const [form, setForm] = useState<JobForm>(() => newJob(Date.now()));
   const [touched, setTouched] = useState(false);
   const [tab, setTab] = useState<Tab>("form");
   const [json, setJson] = useState({ text: "", dirty: false, busy: false, errors: [] as FieldError[] });
