@@ -21,6 +21,13 @@ pub fn acquire(store: &Store, owner: &str, now_ms: i64) -> Result<bool> {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })
             .optional()?;
+        // Held by us and not yet due for renewal: nothing to write. Writing on every pass would
+        // wake every watcher of the database (PRAGMA data_version), this runner's own included.
+        if let Some((o, _, _, expires)) = &current {
+            if o == owner && *expires - now_ms > LEASE_TTL_MS - LEASE_RENEW_MS {
+                return Ok(true);
+            }
+        }
         let free = match &current {
             None => true,
             Some((o, _, _, _)) if o == owner => true,
@@ -88,6 +95,33 @@ mod tests {
         );
         release(&store, "b").unwrap();
         assert!(acquire(&store, "a", 0).unwrap(), "released");
+    }
+
+    #[test]
+    fn the_holder_writes_only_when_renewal_is_due() {
+        let store = Store::open_in_memory().unwrap();
+        let expires = |store: &Store| {
+            store
+                .read(|c| {
+                    Ok(c.query_row("SELECT expires_at FROM runner_lease", [], |r| {
+                        r.get::<_, i64>(0)
+                    })?)
+                })
+                .unwrap()
+        };
+        assert!(acquire(&store, "a", 0).unwrap());
+        assert!(acquire(&store, "a", LEASE_RENEW_MS - 1).unwrap());
+        assert_eq!(expires(&store), LEASE_TTL_MS, "not due yet: unchanged");
+        assert!(acquire(&store, "a", LEASE_RENEW_MS + 1).unwrap());
+        assert_eq!(
+            expires(&store),
+            LEASE_RENEW_MS + 1 + LEASE_TTL_MS,
+            "renewed"
+        );
+        assert!(
+            !acquire(&store, "b", LEASE_TTL_MS + 1).unwrap(),
+            "the renewal counts"
+        );
     }
 
     #[test]

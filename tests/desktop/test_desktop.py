@@ -1,0 +1,257 @@
+"""The desktop scenario, step by step on one window and one data directory: a collection, a job
+built with the recurrence builder (and its live preview), Run now and the history, a fault
+notification whose click opens the history, and the tray runner that keeps firing jobs after the
+window is closed until it is quit from its tray menu."""
+
+from __future__ import annotations
+
+import calendar
+import time
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from conftest import (emit_action_invoked, notifications, pid_alive, screenshot, tray_bus_name, tray_click,
+                      tray_menu, wait_for)
+
+pytestmark = pytest.mark.incremental
+
+COLLECTION = "default"
+JOB = "month-end-report"
+MINUTELY = "every-minute"
+ROW = 'tr[data-testid="job-row-{}"]'
+
+
+def last_fridays_at_0515(now: datetime, count: int) -> list[datetime]:
+    """The next `count` last-Fridays-of-the-month at 05:15 UTC after `now`."""
+    out, year, month = [], now.year, now.month
+    while len(out) < count:
+        last_day = calendar.monthrange(year, month)[1]
+        day = max(d for d in range(last_day - 6, last_day + 1) if calendar.weekday(year, month, d) == calendar.FRIDAY)
+        at = datetime(year, month, day, 5, 15, tzinfo=timezone.utc)
+        if at > now:
+            out.append(at)
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return out
+
+
+def preview_local(at: datetime) -> str:
+    """How the preview lists a run (src-tauri/src/preview.rs: "%a %-d %b %Y %H:%M:%S")."""
+    return f"{at:%a} {at.day} {at:%b %Y %H:%M:%S}"
+
+
+def calendar_state(ui) -> tuple[str, set[int]]:
+    title = ui.find("#preview-month-title").text
+    days = {int(td.get_attribute("data-day")) for td in ui.all("#preview-calendar td.run[data-day]")}
+    return title, days
+
+
+def open_collection(ui):
+    ui.click(f'[data-testid="collection-{COLLECTION}"] a')
+    wait_for(lambda: ui.hash().startswith("#/c/") and ui.hash().count("/") == 2, 10,
+             "the collection's page (#/c/<collection>)")
+
+
+def select_job(ui, name: str):
+    ui.click(ROW.format(name) + ' input[type="radio"]')
+    wait_for(lambda: ui.find(ROW.format(name)).get_attribute("aria-selected") == "true", 10, f"{name} to be selected")
+    wait_for(lambda: ui.find("#run-now").is_enabled(), 10, "#run-now to be enabled for the selected job")
+
+
+def test_a_window_opens_and_default_collection(driver, ui):
+    wait_for(lambda: driver.title == "Kairos", 15, "the window title 'Kairos'")
+    wait_for(lambda: ui.all("#create-default-collection") or ui.all(f'[data-testid="collection-{COLLECTION}"]'), 15,
+             "the empty state's create button or the collection in the sidebar")
+    if ui.all(f'[data-testid="collection-{COLLECTION}"]'):
+        open_collection(ui)
+    else:
+        assert "No job collections yet" in ui.text("#main")
+        ui.click("#create-default-collection")
+    item = ui.find(f'[data-testid="collection-{COLLECTION}"]')
+    assert item.find_element("css selector", ".collection-name").text == COLLECTION
+    wait_for(lambda: "current" in (item.get_attribute("class") or ""), 10, "the new collection to be the current one")
+    ui.wait_text("#jobs-title", lambda t: t == COLLECTION, f"to be {COLLECTION!r}")
+    ui.wait_text("#main .empty-state", lambda t: f"No jobs in {COLLECTION}" in t, "to say the collection has no jobs")
+    screenshot(driver, "jobs-empty.png")
+
+
+def test_b_builder_preview_and_save(driver, ui, target):
+    ui.click("#new-job")
+    wait_for(lambda: ui.hash().endswith("/new"), 10, "the new-job editor (#/c/<collection>/new)")
+    ui.type("#job-name", JOB)
+    ui.select("#action-type", "Http")
+    ui.select("#http-method", "POST")
+    ui.type("#http-uri", f"{target.url}/month-end")
+    # No retries, so that step d's failure faults at once (the default retries 4 times, 30 s apart).
+    ui.select("#retry-type", "None")
+    if not ui.find("#rec-enabled").is_selected():
+        ui.click("#rec-enabled")
+    ui.select("#rec-frequency", "Month")
+    before = ui.text("#preview-sentence")
+
+    ui.select("#nth-occurrence", "-1")
+    ui.select("#nth-day", "Friday")
+    ui.click("#nth-add")
+    ui.find('[data-testid="nth--1-Friday"]')
+    hour = ui.click('[data-testid="hour-5"]')
+    wait_for(lambda: hour.get_attribute("aria-pressed") == "true", 5, "hour chip 05 to be pressed")
+    ui.type("#rec-minutes", "15")
+
+    sentence = ui.wait_text("#preview-sentence",
+                            lambda t: t != before and "last friday" in t.lower() and "05:15" in t,
+                            "to describe the last Friday at 05:15", timeout=15)
+    # A new job starts now (the editor fills in the start time), so it does not also run once at
+    # creation: the runs listed are the coming last Fridays.
+    assert "when created" not in sentence.lower(), sentence
+    now = datetime.now(timezone.utc)
+    expected = last_fridays_at_0515(now, 3)
+    want = [preview_local(at) for at in expected]
+
+    def shown_runs():
+        return ui.find("#preview-runs").get_attribute("class"), [li.text for li in ui.all("#preview-runs li")]
+
+    def runs_match():
+        cls, items = shown_runs()
+        return ("stale" not in cls and len(items) >= len(want)
+                and all(i.startswith(w) for i, w in zip(items, want)) and items)
+    runs = wait_for(runs_match, 15, f"#preview-runs to start with {want}", describe=shown_runs)
+    assert len(runs) == 10, f"the preview lists 10 runs by default, got {runs}"
+
+    def marked(at: datetime) -> tuple[str, set[int]]:
+        """The calendar of `at`'s month: its title and the days with a run."""
+        return f"{at:%B %Y}", {d.day for d in expected if (d.year, d.month) == (at.year, at.month)}
+    next_month = (now.replace(day=1) + timedelta(days=32)).replace(day=1)
+    first, second = marked(now), marked(next_month)
+    wait_for(lambda: calendar_state(ui) == first, 10, f"the calendar to show {first}", describe=lambda: calendar_state(ui))
+    ui.click("#preview-month-next")
+    wait_for(lambda: calendar_state(ui) == second, 10, f"the calendar to show {second}", describe=lambda: calendar_state(ui))
+    ui.click("#preview-month-prev")
+    wait_for(lambda: calendar_state(ui) == first, 10, f"the calendar back on {first}", describe=lambda: calendar_state(ui))
+    assert not ui.all(".field-error"), f"no field errors: {[e.text for e in ui.all('.field-error')]}"
+    driver.execute_script("document.getElementById('rec-nth').scrollIntoView({block: 'center'})")
+    screenshot(driver, "builder.png")
+
+    ui.click("#save-job")
+    wait_for(lambda: ui.hash().endswith(f"/j/{JOB}"), 15, f"the saved job's page (#/c/<collection>/j/{JOB})")
+    ui.wait_text("#toast", lambda t: f"Saved {JOB}" in t, "to confirm the save")
+    open_collection(ui)
+    row = ROW.format(JOB)
+    ui.find(row)
+    assert ui.text(f"{row} .state") == "Enabled"
+    assert "last Friday" in ui.text(f"{row} .schedule"), sentence
+    assert ui.text(f"{row} .executions") == "0", "nothing ran at creation"
+    wait_for(lambda: datetime.fromisoformat(ui.find(f"{row} .next-run time").get_attribute("datetime")) == expected[0],
+             15, f"the next run to be {expected[0]}",
+             describe=lambda: ui.find(f"{row} .next-run time").get_attribute("datetime"))
+
+
+def test_c_run_now_and_history(driver, ui, target):
+    select_job(ui, JOB)
+    started = time.time()
+    ui.click("#run-now")
+    request = wait_for(lambda: target.received(job=JOB, after=started), 30,
+                       f"the target to receive {JOB}'s request after Run now")[0]
+    assert request.method == "POST" and request.path == "/month-end", request
+    wait_for(lambda: ui.text(ROW.format(JOB) + " .executions") == "1", 15,
+             "the jobs table to count the execution", describe=lambda: ui.text(ROW.format(JOB)))
+    ui.wait_text(ROW.format(JOB) + " .last-result", lambda t: "Completed" in t, "to show Completed")
+
+    ui.click("#open-history")
+    wait_for(lambda: ui.hash().endswith(f"/j/{JOB}/history"), 10, "the history page")
+    ui.find("#history")
+    wait_for(lambda: len(ui.all('[data-testid="occurrence"] .attempt[data-status="Completed"]')) == 1, 20,
+             "the Run now occurrence with a Completed attempt", describe=lambda: ui.text("#history"))
+    assert len(ui.all('[data-testid="occurrence"]')) == 1
+    screenshot(driver, "history.png")
+
+
+def test_d_fault_notification_opens_history(driver, ui, target, notification_daemon):
+    target.status = 500
+    ui.click("#open-settings")
+    wait_for(lambda: ui.hash() == "#/settings", 10, "the settings page")
+    box = ui.find("#setting-notify-fault")
+    if not box.is_selected():
+        ui.click("#setting-notify-fault")
+        ui.wait_text("#toast", lambda t: "Settings saved" in t, "to confirm the setting was saved")
+    wait_for(box.is_selected, 5, "the fault-notification switch to be on")
+
+    open_collection(ui)
+    select_job(ui, JOB)
+    already = len(notifications(notification_daemon))
+    started = time.time()
+    ui.click("#run-now")
+    wait_for(lambda: target.received(job=JOB, after=started), 30, f"the target to receive {JOB}'s second request")
+
+    def fault_note():
+        new = notifications(notification_daemon)[already:]
+        return next((n for n in new if JOB in n.summary), None)
+    note = wait_for(fault_note, 30, f"a Notify naming {JOB} in the mock daemon's log ({notification_daemon.log})")
+    assert note.app_name == "Kairos" and "faulted" in note.summary, note.line
+    assert "default" in note.actions, f"the notification is clickable: {note.line}"
+    ui.wait_text(ROW.format(JOB) + " .last-result", lambda t: "Faulted" in t or "Failed" in t,
+                 "to show the failure")
+
+    assert "/history" not in ui.hash()
+    emit_action_invoked(note.id, "default")
+    wait_for(lambda: ui.hash().endswith(f"/j/{JOB}/history"), 30,
+             "the window to open the job's history after the notification click")
+    ui.find("#history")
+    ui.wait_text("#history-title", lambda t: JOB in t, f"to name {JOB}")
+    ui.find('[data-testid="occurrence"] .attempt[data-status="Failed"]', timeout=15)
+    assert len(ui.all('[data-testid="occurrence"]')) == 2
+
+
+def test_e_tray_runner_keeps_firing_after_the_window_closes(driver, ui, app, target, sni_watcher):
+    target.status = 200
+    open_collection(ui)
+    ui.click("#new-job")
+    wait_for(lambda: ui.hash().endswith("/new"), 10, "the new-job editor")
+    ui.type("#job-name", MINUTELY)
+    ui.select("#action-type", "Http")
+    ui.select("#http-method", "POST")
+    ui.type("#http-uri", f"{target.url}/tick")
+    if not ui.find("#rec-enabled").is_selected():
+        ui.click("#rec-enabled")
+    ui.select("#rec-frequency", "Minute")
+    ui.type("#rec-interval", "1")
+    ui.wait_text("#preview-sentence", lambda t: "minute" in t.lower(), "to describe a job every minute")
+
+    def one_minute_apart():
+        times = [datetime.fromisoformat(t.get_attribute("datetime")) for t in ui.all("#preview-runs li time")]
+        return len(times) >= 2 and times[1] - times[0] == timedelta(minutes=1)
+    wait_for(one_minute_apart, 10, "the preview's runs to be one minute apart")
+    ui.click("#save-job")
+    wait_for(lambda: ui.hash().endswith(f"/j/{MINUTELY}"), 15, f"the saved job's page for {MINUTELY}")
+
+    tray = app.wait_tray_runner()
+    assert app.window_pids(), "the window process is running"
+    driver.close()  # the last window: the window process ends
+    wait_for(lambda: not app.window_pids(), 30, "the window process to exit after its window closed")
+    closed = time.time()
+    assert pid_alive(tray), "the tray runner outlives the window"
+
+    def scheduled_after_close():
+        # Not the run at creation (it may arrive late): one *due* after the window was gone.
+        return [r for r in target.received(job=MINUTELY, after=closed)
+                if datetime.fromisoformat(r.headers["x-ms-scheduler-expected-execution-time"]).timestamp() >= closed]
+    fired = wait_for(scheduled_after_close, 75, f"the tray runner to fire a run of {MINUTELY} due after the window closed",
+                     describe=lambda: [(r.at, r.headers.get("x-ms-scheduler-expected-execution-time"))
+                                       for r in target.received(job=MINUTELY)])
+    assert fired[0].method == "POST" and fired[0].path == "/tick"
+    assert pid_alive(tray) and app.tray_runner_pids() == [tray]
+
+    name = tray_bus_name(tray, sni_watcher)
+    labels = [label for _, label, _ in tray_menu(name)]
+    assert "Quit Kairos" in labels and "Open Kairos" in labels, labels
+    assert any(label.startswith(f"Next: {MINUTELY} at ") for label in labels), labels
+    assert any(label.startswith(f"Last failure: {JOB} at ") for label in labels), labels
+    tray_click(name, "Pause all jobs")
+    wait_for(lambda: "Resume all jobs" in [label for _, label, _ in tray_menu(name)], 15,
+             "the tray menu to offer Resume after Pause", describe=lambda: tray_menu(name))
+    assert "Paused: no job fires" in [label for _, label, _ in tray_menu(name)]
+    tray_click(name, "Resume all jobs")
+    wait_for(lambda: "Pause all jobs" in [label for _, label, _ in tray_menu(name)], 15,
+             "the tray menu to offer Pause again", describe=lambda: tray_menu(name))
+    tray_click(name, "Quit Kairos")
+    wait_for(lambda: not pid_alive(tray), 20, "the tray runner to exit after Quit Kairos")
+    assert not app.tray_runner_pids()
