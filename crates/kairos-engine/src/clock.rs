@@ -41,6 +41,7 @@ impl Clock for SystemClock {
 pub struct ManualClock {
     now: Arc<Mutex<DateTime<Utc>>>,
     ticks: watch::Sender<DateTime<Utc>>,
+    sleeps: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl ManualClock {
@@ -49,7 +50,14 @@ impl ManualClock {
         ManualClock {
             now: Arc::new(Mutex::new(start)),
             ticks,
+            sleeps: Arc::default(),
         }
+    }
+
+    /// How many sleeps have started: a test that moved the clock waits for this to grow to know
+    /// the runner has made its pass and gone back to sleep.
+    pub fn sleeps_started(&self) -> u64 {
+        self.sleeps.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     pub fn set(&self, t: DateTime<Utc>) {
@@ -69,6 +77,8 @@ impl Clock for ManualClock {
     }
 
     fn sleep_until(&self, until: DateTime<Utc>) -> Sleep {
+        self.sleeps
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let mut rx = self.ticks.subscribe();
         Box::pin(async move {
             let _ = rx.wait_for(|now| *now >= until).await;

@@ -903,3 +903,60 @@ async fn a_wall_clock_set_back_runs_nothing_twice() {
     assert!(postponed(&s.engine, &key).is_empty(), "nothing was missed");
     runner.shutdown().await;
 }
+
+/// Pause all jobs (setting `paused`, the tray's menu): nothing fires while paused; on resume the
+/// runs that came due meanwhile follow the catch-up policy (None: skipped, with a Postponed
+/// record), and the schedule goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_fires_while_paused_and_missed_runs_follow_catch_up_on_resume() {
+    let (target, base) = Target::start().await;
+    let s = setup("2030-01-01T07:59:00Z");
+    let key = s.collection.job("hourly");
+    s.engine
+        .put_job(
+            &key,
+            json!({"properties": {"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Hour"},
+                "action": {"type": "Http", "request": {"uri": format!("{base}/hourly"), "method": "GET"}}}}),
+        )
+        .unwrap();
+    s.engine
+        .set_setting(kairos_engine::settings::PAUSED, "true")
+        .unwrap();
+    let runner = s.engine.start_runner();
+    let slept = s.clock.sleeps_started();
+    s.clock.set(at("2030-01-01T08:05:00Z"));
+    // The runner woke at 08:05 (the 08:00 run was due), made its pass, and sleeps again.
+    eventually("the runner's pass while paused", || {
+        s.clock.sleeps_started() > slept
+    })
+    .await;
+    assert!(
+        target.hits("/hourly").is_empty(),
+        "nothing fires while paused"
+    );
+    assert!(
+        postponed(&s.engine, &key).is_empty(),
+        "nor is it decided yet"
+    );
+    s.engine
+        .set_setting(kairos_engine::settings::PAUSED, "false")
+        .unwrap();
+    eventually("the missed 08:00 run to be recorded as postponed", || {
+        !postponed(&s.engine, &key).is_empty()
+    })
+    .await;
+    assert!(
+        target.hits("/hourly").is_empty(),
+        "the 08:00 run did not fire"
+    );
+    let record = &postponed(&s.engine, &key)[0];
+    assert!(record.contains("while Kairos was paused"), "{record}");
+    let status = job(&s.engine, &key).properties.status.unwrap();
+    assert_eq!(status.next_execution_time, Some(at("2030-01-01T09:00:00Z")));
+    s.clock.set(at("2030-01-01T09:00:00Z"));
+    eventually("the 09:00 run after resuming", || {
+        target.hits("/hourly").len() == 1
+    })
+    .await;
+    runner.shutdown().await;
+}
