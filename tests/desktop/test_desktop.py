@@ -155,6 +155,7 @@ def test_c_run_now_and_history(driver, ui, target):
     wait_for(lambda: ui.text(ROW.format(JOB) + " .executions") == "1", 15,
              "the jobs table to count the execution", describe=lambda: ui.text(ROW.format(JOB)))
     ui.wait_text(ROW.format(JOB) + " .last-result", lambda t: "Completed" in t, "to show Completed")
+    screenshot(driver, "jobs.png")
 
     ui.click("#open-history")
     wait_for(lambda: ui.hash().endswith(f"/j/{JOB}/history"), 10, "the history page")

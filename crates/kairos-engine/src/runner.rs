@@ -8,7 +8,7 @@
 //! No polling tick: the loop sleeps until the earliest due time, and operations that change what
 //! is due wake it through `Notify`.
 
-use crate::actions::{AttemptContext, Note};
+use crate::actions::{failure_summary, AttemptContext, Note};
 use crate::changes::ChangeWatcher;
 use crate::engine::Engine;
 use crate::error::Result;
@@ -570,14 +570,7 @@ impl Finished {
         if self.success || retries_left || attempt.error_action || self.has_error_action {
             return None;
         }
-        let first_line: String = self
-            .message
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .chars()
-            .take(300)
-            .collect();
+        let first_line = failure_summary(&self.message);
         Some(Note {
             title: format!(
                 "Kairos: job '{}' in '{}' faulted",

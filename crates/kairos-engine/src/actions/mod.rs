@@ -15,6 +15,7 @@ mod service_bus;
 mod storage_queue;
 
 pub use client_cert::{certificate_facts, CertificateFacts};
+pub(crate) use notification::failure_summary;
 pub use notification::{DbusNotifier, Note, Notifier, NotifyFuture};
 
 use chrono::{DateTime, Utc};

@@ -240,13 +240,7 @@ fn default_body(ctx: &AttemptContext) -> String {
         .to_rfc3339_opts(SecondsFormat::AutoSi, true);
     match &ctx.failure {
         Some(failure) => {
-            let first_line: String = failure
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .chars()
-                .take(300)
-                .collect();
+            let first_line = failure_summary(failure);
             format!(
                 "The occurrence due {due} failed (execution {}): {first_line}",
                 ctx.execution_tag
@@ -254,6 +248,18 @@ fn default_body(ctx: &AttemptContext) -> String {
         }
         None => format!("Occurrence due {due} (execution {})", ctx.execution_tag),
     }
+}
+
+/// What a notification body says of a failure: the first line of its history message (the
+/// status line), at most 300 characters.
+pub(crate) fn failure_summary(message: &str) -> String {
+    message
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(300)
+        .collect()
 }
 
 /// At most this many characters of the title go into the history message.
