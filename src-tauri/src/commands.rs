@@ -18,7 +18,7 @@ use std::path::PathBuf;
 /// made through the REST API keep theirs, and the app shows them all.
 pub const DESKTOP_SUBSCRIPTION: &str = "local";
 pub const DESKTOP_RESOURCE_GROUP: &str = "desktop";
-/// The plan of a collection made in the app: the largest (5,000 jobs, every minute).
+/// The plan of a collection made in the app: the largest (1,000 jobs, every minute).
 const DESKTOP_PLAN: &str = "P20Premium";
 /// History entries read for the viewer (the engine keeps at most 1,000 per job).
 const HISTORY_LIMIT: usize = 1_000;
