@@ -89,3 +89,87 @@ fn the_tray_runner_fires_jobs_written_by_another_process() {
     assert_eq!(job.as_deref(), Ok("soon"), "the tray runner fired the job");
     assert!(status.success(), "SIGTERM is a clean stop: {status:?}");
 }
+
+/// One HTTP/1.1 GET on loopback; the status code, or None when nothing listens.
+fn get_status(port: u16, path: &str, token: Option<&str>) -> Option<u16> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    let auth = token.map_or(String::new(), |t| format!("authorization: Bearer {t}\r\n"));
+    let request =
+        format!("GET {path} HTTP/1.1\r\nhost: 127.0.0.1\r\n{auth}connection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    response.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while !condition() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// The REST API from the app: the tray runner serves it while the setting is on, with the
+/// token, and stops when the setting is turned off (by the window, another process).
+#[test]
+fn the_tray_runner_serves_the_rest_api_while_the_setting_is_on() {
+    use kairos_tray::settings::{API_PORT, SERVE_API};
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(EngineConfig::new(Database::File(
+        dir.path().join("kairos.db"),
+    )))
+    .unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    engine.set_setting(SERVE_API, "true").unwrap();
+    engine.set_setting(API_PORT, &port.to_string()).unwrap();
+
+    let mut runner = std::process::Command::new(env!("CARGO_BIN_EXE_kairos-tray"))
+        .env("KAIROS_DATA_DIR", dir.path())
+        .env("KAIROS_API_TOKEN", "token-for-the-test")
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(runner.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    while lines
+        .last()
+        .is_none_or(|l: &String| l != "tray runner ready")
+    {
+        let mut line = String::new();
+        assert!(
+            std::io::BufRead::read_line(&mut stdout, &mut line).unwrap() > 0,
+            "{lines:?}"
+        );
+        lines.push(line.trim().to_string());
+    }
+    assert!(
+        lines.contains(&format!("listening on http://127.0.0.1:{port}")),
+        "{lines:?}"
+    );
+
+    let path = "/subscriptions/local/resourceGroups/desktop/providers/Microsoft.Scheduler/jobCollections?api-version=2016-03-01";
+    assert_eq!(
+        get_status(port, path, Some("token-for-the-test")),
+        Some(200)
+    );
+    assert_eq!(get_status(port, path, None), Some(401));
+
+    engine.set_setting(SERVE_API, "false").unwrap();
+    wait_until("the API to stop after the setting went off", || {
+        get_status(port, path, Some("token-for-the-test")).is_none()
+    });
+    let _ = std::process::Command::new("kill")
+        .arg(runner.id().to_string())
+        .status();
+    assert!(runner.wait().unwrap().success());
+}
