@@ -34,24 +34,7 @@ fi
 export KAIROS_TAURI_DRIVER="$tauri_driver"
 
 # --- The test venv (selenium, pytest), reinstalled only when the pinned requirements change.
-if [ ! -x "$venv/bin/python" ]; then
-  if ! python3 -m venv "$venv"; then
-    # Debian's own python3 needs the venv module from a separate package.
-    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-      rm -rf "$venv"
-      DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv >/dev/null
-      python3 -m venv "$venv"
-    else
-      say "python3 -m venv failed (on Debian/Ubuntu: apt-get install python3-venv)"
-      exit 1
-    fi
-  fi
-fi
-stamp="$venv/.kairos-desktop-requirements"
-if ! cmp -s "$req" "$stamp"; then
-  "$venv/bin/python" -m pip install --disable-pip-version-check --quiet -r "$req"
-  cp "$req" "$stamp"
-fi
+bash scripts/python-venv.sh "$venv" "$req"
 
 # --- The app: the window (kairos-desktop) and the tray runner it starts (kairos-tray, found next
 # to it). The UI bundle is embedded at compile time, so it is built first.

@@ -24,25 +24,7 @@ if [ ! -x "$KAIROS_BIN" ]; then
   exit 1
 fi
 
-if [ ! -x "$venv/bin/python" ]; then
-  if ! python3 -m venv "$venv"; then
-    # Debian's own python3 needs the venv module from a separate package.
-    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-      rm -rf "$venv"
-      DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv >/dev/null
-      python3 -m venv "$venv"
-    else
-      echo "e2e: python3 -m venv failed (on Debian/Ubuntu: apt-get install python3-venv)" >&2
-      exit 1
-    fi
-  fi
-fi
-# Reinstall only when the pinned requirements change.
-stamp="$venv/.kairos-e2e-requirements"
-if ! cmp -s "$req" "$stamp"; then
-  "$venv/bin/python" -m pip install --disable-pip-version-check --quiet -r "$req"
-  cp "$req" "$stamp"
-fi
+bash scripts/python-venv.sh "$venv" "$req"
 
 # Azurite, the queue service of the Storage-queue tests, from the npm registry into a cache outside
 # the clone; npm runs only when the pinned version is not the one installed.
