@@ -5,8 +5,7 @@
 use crate::commands::{resolve_collection, Desktop};
 use crate::dto::{EngineChanged, OpenJob};
 use crate::ipc::{self, PendingOpen};
-use kairos_api::local::{create_private, DATABASE_FILE};
-use kairos_engine::{ChangeWatcher, Database, Engine, EngineConfig};
+use kairos_engine::ChangeWatcher;
 use kairos_tray::launch::{self, data_dir, ensure_tray_runner};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -32,15 +31,10 @@ pub fn run(open: Option<(String, String)>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let database = dir.join(DATABASE_FILE);
-    if let Err(e) = create_private(&database) {
-        eprintln!("kairos-desktop: cannot create {}: {e}", database.display());
-        return ExitCode::from(1);
-    }
-    let engine = match Engine::open(EngineConfig::new(Database::File(database.clone()))) {
-        Ok(engine) => engine,
+    let (engine, database) = match launch::open_engine(&dir, |_| {}) {
+        Ok(opened) => opened,
         Err(e) => {
-            eprintln!("kairos-desktop: cannot open {}: {e}", database.display());
+            eprintln!("kairos-desktop: {e}");
             return ExitCode::from(1);
         }
     };

@@ -1,6 +1,8 @@
 //! Starting the desktop processes and finding their files: the data directory, the lock that
 //! keeps one tray runner, and spawning the window or the runner.
 
+use kairos_api::local::{create_private, DATABASE_FILE};
+use kairos_engine::{Database, Engine, EngineConfig};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -15,6 +17,21 @@ pub fn data_dir() -> Result<PathBuf, String> {
         .filter(|d| !d.is_empty())
         .map(PathBuf::from);
     kairos_api::local::data_dir(given.as_deref())
+}
+
+/// The shared database in `dir` (created owner-only: it holds the jobs' secrets), opened with
+/// `configure` applied to the default engine settings. The error is a sentence for stderr.
+pub fn open_engine(
+    dir: &Path,
+    configure: impl FnOnce(&mut EngineConfig),
+) -> Result<(Engine, PathBuf), String> {
+    let database = dir.join(DATABASE_FILE);
+    create_private(&database).map_err(|e| format!("cannot create {}: {e}", database.display()))?;
+    let mut config = EngineConfig::new(Database::File(database.clone()));
+    configure(&mut config);
+    let engine =
+        Engine::open(config).map_err(|e| format!("cannot open {}: {e}", database.display()))?;
+    Ok((engine, database))
 }
 
 /// The tray runner's lock: one runner per data directory.

@@ -8,9 +8,9 @@ use crate::notifier::{ClickableNotifier, OnClick};
 use crate::overview::overview;
 use crate::settings;
 use crate::tray::{KairosTray, TrayCommand};
-use kairos_api::local::{api_token, create_private, DATABASE_FILE};
+use kairos_api::local::api_token;
 use kairos_engine::settings::PAUSED;
-use kairos_engine::{ChangeWatcher, Database, Engine, EngineConfig};
+use kairos_engine::{ChangeWatcher, Engine};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -58,21 +58,16 @@ pub fn run() -> ExitCode {
 }
 
 async fn serve(dir: PathBuf) -> ExitCode {
-    let database = dir.join(DATABASE_FILE);
-    if let Err(e) = create_private(&database) {
-        eprintln!("kairos-tray: cannot create {}: {e}", database.display());
-        return ExitCode::from(1);
-    }
     let on_click: OnClick = Arc::new(|collection, job| open_window(Some((collection, job))));
-    let mut config = EngineConfig::new(Database::File(database.clone()));
-    config.actions.notifier = Arc::new(ClickableNotifier::new(on_click));
-    let engine = match Engine::open(config) {
-        Ok(engine) => engine,
-        Err(e) => {
-            eprintln!("kairos-tray: cannot open {}: {e}", database.display());
-            return ExitCode::from(1);
-        }
-    };
+    let notifier = Arc::new(ClickableNotifier::new(on_click));
+    let (engine, database) =
+        match launch::open_engine(&dir, |config| config.actions.notifier = notifier) {
+            Ok(opened) => opened,
+            Err(e) => {
+                eprintln!("kairos-tray: {e}");
+                return ExitCode::from(1);
+            }
+        };
     let runner = engine.start_runner();
     let (commands, mut requests) = mpsc::unbounded_channel();
     // Kept here too: without a tray icon (no session bus) the channel must stay open.
