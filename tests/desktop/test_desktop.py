@@ -81,7 +81,13 @@ def test_b_builder_preview_and_save(driver, ui, target):
     ui.type("#job-name", JOB)
     ui.select("#action-type", "Http")
     ui.select("#http-method", "POST")
+    # Bad input: the engine's own rule shows next to the field, and goes once fixed.
+    ui.type("#http-uri", "not a url")
+    error = '.field-error[data-path="properties.action.request.uri"]'
+    ui.wait_text(error, lambda t: len(t) > 10, "to explain what is wrong with the URI")
+    wait_for(lambda: ui.find("#http-uri").get_attribute("aria-invalid") == "true", 10, "#http-uri marked invalid")
     ui.type("#http-uri", f"{target.url}/month-end")
+    wait_for(lambda: not ui.all(error), 10, "the URI error to go once the URI is valid")
     # No retries, so that step d's failure faults at once (the default retries 4 times, 30 s apart).
     ui.select("#retry-type", "None")
     if not ui.find("#rec-enabled").is_selected():
@@ -164,6 +170,14 @@ def test_c_run_now_and_history(driver, ui, target):
              "the Run now occurrence with a Completed attempt", describe=lambda: ui.text("#history"))
     assert len(ui.all('[data-testid="occurrence"]')) == 1
     screenshot(driver, "history.png")
+    # The dark theme, and back (the choice is remembered, so the later steps stay light).
+    ui.click("#theme-toggle")
+    wait_for(lambda: driver.execute_script("return document.documentElement.dataset.theme") == "dark", 10,
+             "the dark theme")
+    screenshot(driver, "history-dark.png")
+    ui.click("#theme-toggle")
+    wait_for(lambda: driver.execute_script("return document.documentElement.dataset.theme") == "light", 10,
+             "the light theme again")
 
 
 def test_d_fault_notification_opens_history(driver, ui, target, notification_daemon):
