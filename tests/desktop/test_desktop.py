@@ -19,6 +19,7 @@ pytestmark = pytest.mark.incremental
 COLLECTION = "default"
 JOB = "month-end-report"
 MINUTELY = "every-minute"
+REMINDER = "stand-up-reminder"
 ROW = 'tr[data-testid="job-row-{}"]'
 
 
@@ -214,6 +215,31 @@ def test_d_fault_notification_opens_history(driver, ui, target, notification_dae
     ui.wait_text("#history-title", lambda t: JOB in t, f"to name {JOB}")
     ui.find('[data-testid="occurrence"] .attempt[data-status="Failed"]', timeout=15)
     assert len(ui.all('[data-testid="occurrence"]')) == 2
+
+
+def test_d2_notification_action(driver, ui, notification_daemon):
+    """A one-time job whose action is a desktop notification: saved now, it runs at once, and the
+    notification the tray runner raises is the job's own title and text, clickable."""
+    open_collection(ui)
+    ui.click("#new-job")
+    wait_for(lambda: ui.hash().endswith("/new"), 10, "the new-job editor")
+    ui.type("#job-name", REMINDER)
+    ui.select("#action-type", "Notification")
+    ui.type("#notify-title", "Stand-up in 5 minutes")
+    ui.type("#notify-body", "Room 4, bring the release notes")
+    if ui.find("#rec-enabled").is_selected():
+        ui.click("#rec-enabled")
+    ui.wait_text("#preview-sentence", lambda t: t.lower().startswith("once"), "to describe a one-time job")
+    already = len(notifications(notification_daemon))
+    ui.click("#save-job")
+    wait_for(lambda: ui.hash().endswith(f"/j/{REMINDER}"), 15, f"the saved job's page for {REMINDER}")
+
+    def shown():
+        return next((n for n in notifications(notification_daemon)[already:]
+                     if n.summary == "Stand-up in 5 minutes"), None)
+    note = wait_for(shown, 30, f"the job's notification in the mock daemon's log ({notification_daemon.log})")
+    assert note.body == "Room 4, bring the release notes" and note.app_name == "Kairos", note.line
+    assert "default" in note.actions, f"clickable: {note.line}"
 
 
 def test_e_tray_runner_keeps_firing_after_the_window_closes(driver, ui, app, target, sni_watcher):
