@@ -152,6 +152,47 @@ def test_b_builder_preview_and_save(driver, ui, target):
              describe=lambda: ui.find(f"{row} .next-run time").get_attribute("datetime"))
 
 
+PASTED = """{
+  // an Azure Scheduler job, as exported: comments and trailing commas are fine
+  "name": "weekly-sync",
+  "properties": {
+    "action": {"type": "Http", "request": {"uri": "http://127.0.0.1:9/sync", "method": "GET"}},
+    "recurrence": {"frequency": "week", "interval": 1,
+      "schedule": {"weekDays": ["Monday", "Wednesday", "Friday"], "hours": [10, 22], "minutes": [0]},
+      "count": 10,},
+  },
+}"""
+
+
+def test_b2_pasted_azure_json_fills_the_form(driver, ui):
+    ui.click("#new-job")
+    wait_for(lambda: ui.hash().endswith("/new"), 10, "the new-job editor")
+    ui.click("#tab-json")
+    # A paste: the whole text arrives in one input event.
+    area = ui.find("#job-json")
+    driver.execute_script("arguments[0].value = arguments[1];"
+                          "arguments[0].dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));",
+                          area, PASTED)
+    wait_for(lambda: area.get_property("value") == PASTED, 10, "the pasted JSON in #job-json")
+    ui.click("#apply-json")
+    wait_for(lambda: ui.find("#tab-form").get_attribute("aria-selected") == "true" or not ui.all("#json-errors li"),
+             10, "the JSON to be applied without errors", describe=lambda: ui.text("#panel-json"))
+    if ui.find("#tab-form").get_attribute("aria-selected") != "true":
+        ui.click("#tab-form")
+    wait_for(lambda: ui.find("#rec-frequency").get_property("value") == "Week", 10, "the frequency select on Week")
+    for day in ("Monday", "Wednesday", "Friday"):
+        assert ui.find(f'[data-testid="weekday-{day}"]').get_attribute("aria-pressed") == "true", day
+    assert ui.find('[data-testid="weekday-Tuesday"]').get_attribute("aria-pressed") == "false"
+    for hour in (10, 22):
+        assert ui.find(f'[data-testid="hour-{hour}"]').get_attribute("aria-pressed") == "true", hour
+    assert ui.find("#http-uri").get_property("value") == "http://127.0.0.1:9/sync"
+    ui.wait_text("#preview-sentence",
+                 # No startTime in the pasted job: Azure runs it once at creation, and the sentence says so.
+                 lambda t: "every week on Monday, Wednesday and Friday at 10:00 and 22:00 UTC" in t
+                 and "10 times" in t, "to describe the pasted schedule")
+    open_collection(ui)
+
+
 def test_c_run_now_and_history(driver, ui, target):
     select_job(ui, JOB)
     started = time.time()
