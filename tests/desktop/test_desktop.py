@@ -168,12 +168,7 @@ def test_b2_pasted_azure_json_fills_the_form(driver, ui):
     ui.click("#new-job")
     wait_for(lambda: ui.hash().endswith("/new"), 10, "the new-job editor")
     ui.click("#tab-json")
-    # A paste: the whole text arrives in one input event.
-    area = ui.find("#job-json")
-    driver.execute_script("arguments[0].value = arguments[1];"
-                          "arguments[0].dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));",
-                          area, PASTED)
-    wait_for(lambda: area.get_property("value") == PASTED, 10, "the pasted JSON in #job-json")
+    paste(driver, ui.find("#job-json"), PASTED)
     ui.click("#apply-json")
     wait_for(lambda: ui.find("#tab-form").get_attribute("aria-selected") == "true" or not ui.all("#json-errors li"),
              10, "the JSON to be applied without errors", describe=lambda: ui.text("#panel-json"))
@@ -220,6 +215,43 @@ def test_c_run_now_and_history(driver, ui, target):
     ui.click("#theme-toggle")
     wait_for(lambda: driver.execute_script("return document.documentElement.dataset.theme") == "light", 10,
              "the light theme again")
+
+
+def paste(driver, element, text: str) -> None:
+    """A paste: the whole text arrives in one input event."""
+    driver.execute_script("arguments[0].value = arguments[1];"
+                          "arguments[0].dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));",
+                          element, text)
+    wait_for(lambda: element.get_property("value") == text, 10, "the pasted text")
+
+
+def test_c2_duplicate_delete_and_import(driver, ui):
+    copy = f"{JOB}-copy"
+    open_collection(ui)
+    select_job(ui, JOB)
+    ui.click("#duplicate-job")
+    ui.type("#duplicate-name", copy)
+    ui.click("#duplicate-yes")
+    ui.find(ROW.format(copy), timeout=15)
+    assert "last Friday" in ui.text(ROW.format(copy) + " .schedule")
+
+    select_job(ui, copy)
+    ui.click("#delete-job")
+    ui.find("#confirm-delete")
+    ui.click("#confirm-delete-yes")
+    ui.gone(ROW.format(copy), timeout=15)
+    ui.find(ROW.format(JOB))
+
+    ui.click("#import-job")
+    paste(driver, ui.find("#import-text"), PASTED)
+    ui.click("#import-submit")
+    row = ROW.format("weekly-sync")
+    ui.find(row, timeout=15)
+    assert "Monday, Wednesday and Friday" in ui.text(row + " .schedule")
+    select_job(ui, "weekly-sync")
+    ui.click("#delete-job")
+    ui.click("#confirm-delete-yes")
+    ui.gone(row, timeout=15)
 
 
 def test_d_fault_notification_opens_history(driver, ui, target, notification_daemon):

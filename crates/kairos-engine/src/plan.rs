@@ -28,12 +28,18 @@ use std::sync::{Arc, Mutex};
 pub struct JobPlan {
     pub job: ValidJob,
     pub series: Series,
+    /// The series' creation time (ms): with the version, what identifies a job's definition.
+    pub anchor_ms: i64,
 }
 
 impl JobPlan {
     pub fn new(job: ValidJob, anchor_ms: i64) -> JobPlan {
         let series = Series::new(&job.schedule, from_ms(anchor_ms));
-        JobPlan { job, series }
+        JobPlan {
+            job,
+            series,
+            anchor_ms,
+        }
     }
 
     /// Compile stored properties; `anchor_ms` is the series' creation time.
@@ -46,7 +52,11 @@ impl JobPlan {
         let anchor = from_ms(anchor_ms);
         let job = validate_job_with(&props, anchor, Some(&calendars))?;
         let series = Series::new(&job.schedule, anchor);
-        Ok(JobPlan { job, series })
+        Ok(JobPlan {
+            job,
+            series,
+            anchor_ms,
+        })
     }
 }
 
@@ -72,7 +82,10 @@ impl PlanCache {
             .unwrap_or_else(|e| e.into_inner())
             .get(&id)
         {
-            if *v == version {
+            // The anchor too: SQLite reuses a deleted job's id, and a job created by another
+            // process (the desktop window) starts at the same version, so id and version alone
+            // could name another job's plan.
+            if *v == version && plan.anchor_ms == anchor_ms {
                 return Ok(plan.clone());
             }
         }
@@ -99,5 +112,29 @@ impl PlanCache {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Another process deleted job 7 and made a new job that got id 7 back, at version 0 again:
+    /// the cached plan of the old job must not serve the new one.
+    #[test]
+    fn a_reused_id_at_the_same_version_gets_its_own_plan() {
+        let cache = PlanCache::default();
+        let job = |uri: &str| {
+            format!(
+                r#"{{"action": {{"type": "Http", "request": {{"uri": "{uri}", "method": "GET"}}}}}}"#
+            )
+        };
+        let old = cache.get(7, 0, &job("http://old.test"), 1_000).unwrap();
+        assert_eq!(old.anchor_ms, 1_000);
+        let again = cache.get(7, 0, &job("http://old.test"), 1_000).unwrap();
+        assert!(Arc::ptr_eq(&old, &again), "same job, same version: cached");
+        let new = cache.get(7, 0, &job("http://new.test"), 2_000).unwrap();
+        assert_eq!(new.anchor_ms, 2_000);
+        assert!(!Arc::ptr_eq(&old, &new));
     }
 }

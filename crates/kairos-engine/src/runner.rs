@@ -587,6 +587,23 @@ impl Finished {
 /// more work.
 fn record_one(tx: &rusqlite::Transaction<'_>, f: &Finished) -> Result<bool> {
     let attempt = &f.attempt;
+    // The job may have been deleted while the attempt ran, and SQLite reuses the largest rowid
+    // once it is deleted: a job created since may have the same id, and its own occurrence the
+    // same attempt id. Only a row that is still this occurrence of this job takes the result.
+    let still_ours = tx
+        .prepare_cached(
+            "SELECT 1 FROM attempts a JOIN jobs j ON j.id = a.job_id
+             WHERE a.id = ?1 AND a.job_id = ?2 AND a.scheduled_time = ?3 AND a.repeat_count = ?4 AND j.name = ?5",
+        )?
+        .query_row(
+            params![attempt.id, attempt.job_id, attempt.scheduled_time, attempt.repeat_count, attempt.job.name],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some();
+    if !still_ours {
+        return Ok(false);
+    }
     let action_name = if attempt.error_action {
         "ErrorAction"
     } else {

@@ -960,3 +960,45 @@ async fn nothing_fires_while_paused_and_missed_runs_follow_catch_up_on_resume() 
     .await;
     runner.shutdown().await;
 }
+
+/// A job deleted while its attempt is in flight, and a new job created meanwhile: SQLite gives the
+/// new job the deleted one's id (and its occurrence the same attempt id). The old attempt's result
+/// must not land on the new job, and the new job's own occurrence must run as defined.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_for_a_deleted_job_never_lands_on_a_new_job_with_its_id() {
+    let (target, base) = Target::start().await;
+    let s = setup("2030-01-01T08:00:00Z");
+    let old = s.collection.job("old");
+    s.engine
+        .put_job(
+            &old,
+            json!({"properties": {"startTime": "2030-01-01T08:00:00Z",
+                "action": {"type": "Http", "request": {"uri": format!("{base}/gate/old"), "method": "GET"}}}}),
+        )
+        .unwrap();
+    let runner = s.engine.start_runner();
+    eventually("the old job's attempt in flight", || {
+        target.hits("/gate/old").len() == 1
+    })
+    .await;
+    s.engine.delete_job(&old).unwrap();
+    let new = s.collection.job("new");
+    s.engine
+        .put_job(
+            &new,
+            json!({"properties": {"startTime": "2030-01-01T09:00:00Z",
+                "action": {"type": "Http", "request": {"uri": format!("{base}/new"), "method": "GET"}}}}),
+        )
+        .unwrap();
+    // The old attempt finishes (its response is already on its way) before the new job's run
+    // is even promoted.
+    target.gate.add_permits(1);
+    s.clock.set(at("2030-01-01T09:00:00Z"));
+    eventually("the new job's own run", || target.hits("/new").len() == 1).await;
+    eventually("its result", || history(&s.engine, &new).len() == 1).await;
+    assert_eq!(
+        history(&s.engine, &new),
+        vec![("MainAction".into(), "Completed".into(), 0, 1)]
+    );
+    runner.shutdown().await;
+}
