@@ -867,20 +867,26 @@ async fn collection_calendars_black_out_runs_and_follow_changes() {
     runner.shutdown().await;
 }
 
+/// Job "hourly": every hour from 2030-01-01 08:00, a GET to `uri`.
+fn hourly_from_eight(s: &Setup, uri: &str) -> JobKey {
+    let key = s.collection.job("hourly");
+    s.engine
+        .put_job(
+            &key,
+            json!({"properties": {"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Hour"},
+                "action": {"type": "Http", "request": {"uri": uri, "method": "GET"}}}}),
+        )
+        .unwrap();
+    key
+}
+
 /// The wall clock set back an hour (a manual change or a bad NTP step): nothing runs twice, and
 /// the next occurrence runs when the clock shows its time again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wall_clock_set_back_runs_nothing_twice() {
     let (target, base) = Target::start().await;
     let s = setup("2030-01-01T07:59:00Z");
-    let key = s.collection.job("hourly");
-    s.engine
-        .put_job(
-            &key,
-            json!({"properties": {"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Hour"},
-                "action": {"type": "Http", "request": {"uri": format!("{base}/back"), "method": "GET"}}}}),
-        )
-        .unwrap();
+    let key = hourly_from_eight(&s, &format!("{base}/back"));
     let runner = s.engine.start_runner();
     s.clock.set(at("2030-01-01T08:00:00Z"));
     eventually("the 08:00 run", || target.hits("/back").len() == 1).await;
@@ -911,14 +917,7 @@ async fn a_wall_clock_set_back_runs_nothing_twice() {
 async fn nothing_fires_while_paused_and_missed_runs_follow_catch_up_on_resume() {
     let (target, base) = Target::start().await;
     let s = setup("2030-01-01T07:59:00Z");
-    let key = s.collection.job("hourly");
-    s.engine
-        .put_job(
-            &key,
-            json!({"properties": {"startTime": "2030-01-01T08:00:00Z", "recurrence": {"frequency": "Hour"},
-                "action": {"type": "Http", "request": {"uri": format!("{base}/hourly"), "method": "GET"}}}}),
-        )
-        .unwrap();
+    let key = hourly_from_eight(&s, &format!("{base}/hourly"));
     s.engine
         .set_setting(kairos_engine::settings::PAUSED, "true")
         .unwrap();
