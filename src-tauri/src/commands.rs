@@ -111,7 +111,7 @@ fn collection_summary(d: &Desktop, key: &CollectionKey) -> CommandResult<Collect
             .map_or("Enabled".into(), |s| s.to_string()),
         plan: limits.sku.to_string(),
         max_job_count: u32::try_from(limits.max_job_count).unwrap_or(u32::MAX),
-        job_count: u32::try_from(all_jobs(d, key)?.len()).unwrap_or(u32::MAX),
+        job_count: u32::try_from(d.engine.job_count(key)?).unwrap_or(u32::MAX),
         min_recurrence: format!("{interval} {frequency}"),
     })
 }

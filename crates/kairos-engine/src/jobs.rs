@@ -579,6 +579,24 @@ fn first_run(
         .map(to_ms))
 }
 
+fn count_jobs(conn: &Connection, collection_id: i64) -> Result<i64> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM jobs WHERE collection_id = ?1",
+        params![collection_id],
+        |r| r.get(0),
+    )?)
+}
+
+impl Engine {
+    /// How many jobs the collection holds (what its `maxJobCount` quota counts).
+    pub fn job_count(&self, key: &CollectionKey) -> Result<u64> {
+        self.inner.store.read(|conn| {
+            let id = collection_id(conn, key)?.ok_or_else(|| collection_not_found(key))?;
+            Ok(count_jobs(conn, id)?.max(0) as u64)
+        })
+    }
+}
+
 /// Quotas (spec §3, §4): job count and recurrence frequency give 409; so does outbound
 /// authentication on a Free collection.
 fn check_quota(
@@ -591,11 +609,7 @@ fn check_quota(
 ) -> Result<()> {
     let l = limits(collection);
     if is_new {
-        let count: i64 = tx.query_row(
-            "SELECT count(*) FROM jobs WHERE collection_id = ?1",
-            params![collection_id],
-            |r| r.get(0),
-        )?;
+        let count = count_jobs(tx, collection_id)?;
         if count as u64 >= l.max_job_count {
             return Err(EngineError::conflict(format!(
                 "the job collection holds {count} jobs, its maximum (quota.maxJobCount {}); job '{name}' was not created",
