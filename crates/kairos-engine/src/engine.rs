@@ -7,9 +7,10 @@ use crate::actions::{Executor, ExecutorConfig};
 use crate::clock::{Clock, SystemClock};
 use crate::error::Result;
 use crate::plan::PlanCache;
+use crate::runner::Activity;
 use crate::store::Store;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::sync::Notify;
 
@@ -29,6 +30,9 @@ pub struct EngineConfig {
     pub max_concurrent_attempts: usize,
     /// Action destinations, the static 60 s timeout (spec §10.1) and the notifier.
     pub actions: ExecutorConfig,
+    /// How long a statement waits for another process's write transaction before it fails
+    /// busy (the runner then backs off and tries again).
+    pub busy_timeout: Duration,
 }
 
 impl EngineConfig {
@@ -38,6 +42,7 @@ impl EngineConfig {
             clock: Arc::new(SystemClock),
             max_concurrent_attempts: 256,
             actions: ExecutorConfig::from_env(Duration::from_secs(60)),
+            busy_timeout: crate::store::DEFAULT_BUSY_TIMEOUT,
         }
     }
 }
@@ -55,13 +60,17 @@ pub(crate) struct Inner {
     pub(crate) plans: PlanCache,
     /// Wakes the runner when what is due may have changed.
     pub(crate) wake: Notify,
+    /// What the runner is doing, for `RunnerHandle::idle`.
+    pub(crate) activity: Activity,
+    /// The database's own id (table `meta`), which salts execution tags.
+    pub(crate) database_id: OnceLock<String>,
     pub(crate) config: EngineConfig,
 }
 
 impl Engine {
     pub fn open(config: EngineConfig) -> Result<Engine> {
         let store = match &config.database {
-            Database::File(path) => Store::open(path)?,
+            Database::File(path) => Store::open_with(path, config.busy_timeout)?,
             Database::Memory => Store::open_in_memory()?,
         };
         Ok(Engine {
@@ -71,6 +80,8 @@ impl Engine {
                 executor: Executor::with_config(config.actions.clone()),
                 plans: PlanCache::default(),
                 wake: Notify::new(),
+                activity: Activity::default(),
+                database_id: OnceLock::new(),
                 config,
             }),
         })
@@ -86,6 +97,7 @@ impl Engine {
 
     /// Tell the runner to look again at what is due.
     pub(crate) fn wake_runner(&self) {
+        self.inner.activity.wake_requested();
         self.inner.wake.notify_one();
     }
 }

@@ -12,6 +12,7 @@ pub mod error;
 pub mod jobs;
 pub mod keys;
 pub mod lease;
+pub mod liveness;
 mod merge;
 mod plan;
 pub mod promote;

@@ -61,6 +61,28 @@ pub struct Promotion {
     pub next: Option<DateTime<Utc>>,
 }
 
+impl Promotion {
+    /// The one run of a one-time job (or of a job whose schedule has no recurrence).
+    pub fn once(scheduled: DateTime<Utc>) -> Promotion {
+        Promotion {
+            runs: vec![(scheduled, scheduled)],
+            queued: false,
+            postponed: None,
+            next: None,
+        }
+    }
+
+    /// Nothing runs and nothing follows: the series is over.
+    pub fn nothing() -> Promotion {
+        Promotion {
+            runs: vec![],
+            queued: false,
+            postponed: None,
+            next: None,
+        }
+    }
+}
+
 /// Decide for a recurring job whose occurrence `scheduled` is due at `now`, after `runs_so_far`
 /// runs of its series; `busy` = an earlier occurrence is still running or retrying.
 #[allow(clippy::too_many_arguments)]

@@ -88,22 +88,34 @@ pub const MIGRATIONS: &[&str] = &[
         value TEXT NOT NULL
     );
     "#,
+    // 5: claims name their runner (owner + lease epoch), so only an ended runner's claims are
+    //    handed back; the lease counts its epochs; the database gets an id of its own, which
+    //    salts execution tags so two databases (a reinstall) never send the same tag.
+    r#"
+    ALTER TABLE attempts ADD COLUMN claim_owner TEXT;
+    ALTER TABLE attempts ADD COLUMN claim_epoch INTEGER;
+    ALTER TABLE runner_lease ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    INSERT INTO meta (key, value) VALUES ('databaseId', lower(hex(randomblob(16))));
+    "#,
 ];
 
-/// Bring `conn` to the newest schema. Refuses a database written by a newer Kairos.
+/// Bring `conn` to the newest schema. Refuses a database written by a newer Kairos, or one
+/// whose schema version no Kairos wrote.
+///
+/// Two processes may open a new database at the same moment (the window and the tray runner
+/// on first start): the version is read again inside a write transaction, which only one of
+/// them holds at a time, so the second finds the work done.
 pub fn migrate(conn: &mut Connection) -> Result<(), MigrationError> {
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     let newest = MIGRATIONS.len() as i64;
-    if version > newest {
-        return Err(MigrationError::TooNew {
-            found: version,
-            supported: newest,
-        });
-    }
-    if version == newest {
+    if check_version(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)? == newest {
         return Ok(());
     }
-    let tx = conn.transaction()?;
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let version = check_version(tx.query_row("PRAGMA user_version", [], |r| r.get(0))?)?;
     for sql in &MIGRATIONS[version as usize..] {
         tx.execute_batch(sql)?;
     }
@@ -112,12 +124,28 @@ pub fn migrate(conn: &mut Connection) -> Result<(), MigrationError> {
     Ok(())
 }
 
+fn check_version(version: i64) -> Result<i64, MigrationError> {
+    let newest = MIGRATIONS.len() as i64;
+    if version < 0 {
+        return Err(MigrationError::Unknown { found: version });
+    }
+    if version > newest {
+        return Err(MigrationError::TooNew {
+            found: version,
+            supported: newest,
+        });
+    }
+    Ok(version)
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum MigrationError {
     #[error(
         "this database was written by a newer version of Kairos (schema {found}; this version knows up to {supported}); upgrade Kairos to open it"
     )]
     TooNew { found: i64, supported: i64 },
+    #[error("this database has schema version {found}, which no version of Kairos writes; it is not a Kairos database or it is damaged")]
+    Unknown { found: i64 },
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
 }

@@ -5,13 +5,19 @@
 //! connections; with WAL, reads never wait for a long write. PRAGMAs are set per connection.
 
 pub mod migrations;
+#[cfg_attr(unix, path = "private_unix.rs")]
+#[cfg_attr(not(unix), path = "private_other.rs")]
+mod private;
 
 use crate::error::{EngineError, Result};
 use rusqlite::{Connection, OpenFlags, Transaction};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 const READERS: usize = 4;
+/// How long a statement waits for another process's write transaction before it fails busy.
+pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Debug)]
 pub struct Store {
@@ -24,14 +30,27 @@ pub struct Store {
 impl Store {
     /// Open (creating if needed) the database at `path` and bring it to the newest schema.
     pub fn open(path: &Path) -> Result<Store> {
+        Store::open_with(path, DEFAULT_BUSY_TIMEOUT)
+    }
+
+    /// `open`, waiting at most `busy_timeout` for another process's write transaction.
+    pub fn open_with(path: &Path, busy_timeout: Duration) -> Result<Store> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| {
                 EngineError::internal(format!("cannot create {}: {e}", dir.display()))
             })?;
         }
         let mut writer = Connection::open(path)?;
-        configure(&writer)?;
+        configure(&writer, busy_timeout)?;
         migrations::migrate(&mut writer).map_err(|e| EngineError::internal(e.to_string()))?;
+        // Secrets live in this file: only its owner may read it, also when an older Kairos
+        // (or the user) created it with looser permissions.
+        private::make_private(path).map_err(|e| {
+            EngineError::internal(format!(
+                "cannot restrict the permissions of {}: {e}",
+                path.display()
+            ))
+        })?;
         let readers = (0..READERS)
             .map(|_| {
                 let c = Connection::open_with_flags(
@@ -40,7 +59,7 @@ impl Store {
                         | OpenFlags::SQLITE_OPEN_NO_MUTEX
                         | OpenFlags::SQLITE_OPEN_URI,
                 )?;
-                configure(&c)?;
+                configure(&c, busy_timeout)?;
                 Ok(Mutex::new(c))
             })
             .collect::<Result<Vec<_>>>()?;
@@ -54,7 +73,7 @@ impl Store {
     /// A private in-memory database, for tests.
     pub fn open_in_memory() -> Result<Store> {
         let mut writer = Connection::open_in_memory()?;
-        configure(&writer)?;
+        configure(&writer, DEFAULT_BUSY_TIMEOUT)?;
         migrations::migrate(&mut writer).map_err(|e| EngineError::internal(e.to_string()))?;
         Ok(Store {
             writer: Mutex::new(writer),
@@ -74,6 +93,14 @@ impl Store {
         let value = f(&tx)?;
         tx.commit()?;
         Ok(value)
+    }
+
+    /// Run `f` on the writer connection outside any transaction: for tests and tools that
+    /// change a connection setting (`PRAGMA query_only`, `max_page_count`).
+    #[doc(hidden)]
+    pub fn with_writer<T>(&self, f: impl FnOnce(&Connection) -> T) -> T {
+        let conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        f(&conn)
     }
 
     /// Run `f` on a reader connection (the writer for in-memory stores).
@@ -103,9 +130,12 @@ impl Store {
     }
 }
 
-fn configure(conn: &Connection) -> Result<()> {
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+fn configure(conn: &Connection, busy_timeout: Duration) -> Result<()> {
+    conn.busy_timeout(busy_timeout)?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Deleted rows (a deleted job's secrets, its history) are overwritten, not left readable
+    // in free pages of the file.
+    conn.pragma_update(None, "secure_delete", "ON")?;
     // WAL is a property of the file; setting it on a read-only connection is a no-op error we ignore.
     let _ = conn.pragma_update(None, "journal_mode", "WAL");
     conn.pragma_update(None, "synchronous", "NORMAL")?;

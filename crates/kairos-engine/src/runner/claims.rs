@@ -1,0 +1,113 @@
+//! Claiming due attempts in the runner's name (owner + lease epoch), and the last check before
+//! one is sent: this runner still holds the lease and the claim is still its own.
+
+use super::attempt::{Attempt, ClaimedJob};
+use super::CLAIM_BATCH;
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::lease::{self, Owner};
+use rusqlite::{params, OptionalExtension};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+impl Engine {
+    /// Attempts due by `horizon_ms` and not yet claimed, with what running them needs, claimed
+    /// for `owner` in one transaction.
+    pub(super) fn claim_due(
+        &self,
+        horizon_ms: i64,
+        owner: &Owner,
+        epoch: i64,
+    ) -> Result<Vec<Attempt>> {
+        self.inner.store.write(|tx| {
+            let mut select = tx.prepare_cached(
+                "SELECT a.id, a.job_id, a.scheduled_time, a.repeat_count, a.action_name, a.retry_count, a.is_last,
+                        a.due_at, j.name, c.name, j.properties, j.version, j.series_anchor
+                 FROM attempts a JOIN jobs j ON j.id = a.job_id JOIN collections c ON c.id = j.collection_id
+                 WHERE a.claimed = 0 AND a.due_at <= ?1 ORDER BY a.due_at LIMIT ?2",
+            )?;
+            let mut jobs: HashMap<i64, Arc<ClaimedJob>> = HashMap::new();
+            let rows = select.query_map(params![horizon_ms, CLAIM_BATCH], |r| {
+                Ok((
+                    (r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?),
+                    (r.get::<_, String>(4)? == "ErrorAction", r.get::<_, i64>(5)?, r.get::<_, bool>(6)?, r.get::<_, i64>(7)?),
+                    (r.get::<_, String>(8)?, r.get::<_, String>(9)?, r.get::<_, String>(10)?, r.get::<_, i64>(11)?, r.get::<_, i64>(12)?),
+                ))
+            })?;
+            let mut attempts = Vec::new();
+            for row in rows {
+                let ((id, job_id, scheduled_time, repeat_count), (error_action, retry_count, is_last, due_at), job) = row?;
+                let job = jobs
+                    .entry(job_id)
+                    .or_insert_with(|| {
+                        let (name, collection, properties, version, series_anchor) = job;
+                        Arc::new(ClaimedJob { name, collection, properties, version, series_anchor })
+                    })
+                    .clone();
+                attempts.push(Attempt { id, job_id, scheduled_time, repeat_count, error_action, retry_count, is_last, due_at, job });
+            }
+            let ids = serde_json::Value::from(attempts.iter().map(|a| a.id).collect::<Vec<_>>()).to_string();
+            tx.prepare_cached(
+                "UPDATE attempts SET claimed = 1, claim_owner = ?2, claim_epoch = ?3
+                 WHERE id IN (SELECT value FROM json_each(?1))",
+            )?
+            .execute(params![ids, owner.id, epoch])?;
+            Ok(attempts)
+        })
+    }
+
+    /// The earliest time anything becomes due: an enabled job's next run or an unclaimed attempt.
+    pub(super) fn next_due(&self) -> Result<Option<i64>> {
+        self.inner.store.read(|conn| {
+            let job: Option<i64> = conn.query_row(
+                "SELECT min(next_run) FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL",
+                [],
+                |r| r.get(0),
+            )?;
+            let attempt: Option<i64> = conn.query_row(
+                "SELECT min(due_at) FROM attempts WHERE claimed = 0",
+                [],
+                |r| r.get(0),
+            )?;
+            Ok([job, attempt].into_iter().flatten().min())
+        })
+    }
+
+    /// The last check before `attempt` is sent. If another runner holds the lease now, the
+    /// claim goes back to the pool for it (and false: do not send). If the claim is no longer
+    /// this runner's (the job was deleted), false. If the database cannot answer, send: the
+    /// claim is this runner's, and only an ended runner's claims are ever handed back.
+    pub(super) fn may_send(&self, attempt: &Attempt, owner: &Owner) -> bool {
+        let check = || -> Result<bool> {
+            let ours = self.inner.store.read(|conn| {
+                Ok(conn
+                    .prepare_cached("SELECT 1 FROM attempts WHERE id = ?1 AND job_id = ?2 AND claimed = 1 AND claim_owner = ?3")?
+                    .query_row(params![attempt.id, attempt.job_id, owner.id], |_| Ok(()))
+                    .optional()?
+                    .is_some())
+            })?;
+            if !ours {
+                return Ok(false);
+            }
+            if lease::holds(&self.inner.store, owner)? {
+                return Ok(true);
+            }
+            tracing::info!(
+                job = %attempt.job.name,
+                "another runner holds the lease now: the attempt is left to it"
+            );
+            self.inner.store.write(|tx| {
+                tx.prepare_cached(
+                    "UPDATE attempts SET claimed = 0, claim_owner = NULL, claim_epoch = NULL
+                     WHERE id = ?1 AND claim_owner = ?2",
+                )?
+                .execute(params![attempt.id, owner.id])?;
+                Ok(false)
+            })
+        };
+        check().unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "cannot check the claim before sending; sending");
+            true
+        })
+    }
+}

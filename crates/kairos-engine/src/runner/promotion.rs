@@ -1,0 +1,188 @@
+//! Due occurrences become attempt rows, and their jobs move on to their next run.
+//!
+//! The decision for each job (overlap, catch-up over up to 100,000 missed runs) is made outside
+//! any transaction, on rows read from a reader; the write then applies it only to jobs that did
+//! not change meanwhile (same version, same next run, still enabled). So the write transaction
+//! holds the database's write lock for the inserts alone, never for the recurrence math, and
+//! another process never waits past its busy timeout because of it.
+
+use super::record::prune_history;
+use super::{PROMOTE_BATCH, QUEUED_DUE};
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::jobs::{job_from_row, JobRow, JOB_COLUMNS};
+use crate::promote::{self, MissReason, Promotion};
+use crate::time::{from_ms, to_ms};
+use chrono::{DateTime, Utc};
+use rusqlite::params;
+use std::collections::HashSet;
+
+/// What happens to one due job.
+enum Decision {
+    Promote(Promotion),
+    /// The stored definition no longer compiles (written by another version, edited by
+    /// hand): the job faults, with the reason in its history.
+    Broken(String),
+}
+
+impl Engine {
+    /// Promote every occurrence due by `horizon_ms` (a little ahead of `now`), in batches.
+    pub(super) fn promote_due(
+        &self,
+        now: DateTime<Utc>,
+        horizon_ms: i64,
+        reason: MissReason,
+    ) -> Result<()> {
+        loop {
+            let (rows, busy) = self.inner.store.read(|conn| {
+                let rows = conn
+                    .prepare_cached(&format!(
+                        "SELECT {JOB_COLUMNS} FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL AND next_run <= ?1
+                         ORDER BY next_run LIMIT ?2"
+                    ))?
+                    .query_map(params![horizon_ms, PROMOTE_BATCH], job_from_row)?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                let ids = serde_json::Value::from(rows.iter().map(|r| r.id).collect::<Vec<_>>()).to_string();
+                let busy = conn
+                    .prepare_cached("SELECT DISTINCT job_id FROM attempts WHERE job_id IN (SELECT value FROM json_each(?1))")?
+                    .query_map(params![ids], |r| r.get::<_, i64>(0))?
+                    .collect::<rusqlite::Result<HashSet<_>>>()?;
+                Ok((rows, busy))
+            })?;
+            let decisions: Vec<(JobRow, Decision)> = rows
+                .into_iter()
+                .map(|row| {
+                    let decision = self.decide(&row, now, busy.contains(&row.id), reason);
+                    (row, decision)
+                })
+                .collect();
+            let now_ms = to_ms(now);
+            let applied = self.inner.store.write(|tx| {
+                let mut applied = 0;
+                for (row, decision) in &decisions {
+                    applied += usize::from(apply(tx, row, decision, now_ms)?);
+                }
+                Ok(applied)
+            })?;
+            // A full batch goes on; a batch where nothing applied (every job changed under us)
+            // stops here rather than spin: the next pass reads them again.
+            if (decisions.len() as i64) < PROMOTE_BATCH || applied == 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    fn decide(&self, row: &JobRow, now: DateTime<Utc>, busy: bool, reason: MissReason) -> Decision {
+        let Some(scheduled) = row.next_run else {
+            return Decision::Promote(Promotion::nothing());
+        };
+        let once = || Promotion::once(from_ms(scheduled));
+        // A one-time job has no next run and always runs, however late (its one occurrence is
+        // never skipped); no need to compile it here. (The key `"recurrence"` can only be
+        // missing from a job without one.)
+        if !row.properties.contains("\"recurrence\"") {
+            return Decision::Promote(once());
+        }
+        match self
+            .inner
+            .plans
+            .get(row.id, row.version, &row.properties, row.series_anchor)
+        {
+            Ok(plan) => Decision::Promote(match &plan.job.schedule.recurrence {
+                Some(recurrence) => promote::decide(
+                    &plan.series,
+                    recurrence,
+                    row.id,
+                    from_ms(scheduled),
+                    now,
+                    row.series_runs as u64,
+                    busy,
+                    reason,
+                ),
+                None => once(),
+            }),
+            Err(e) => {
+                tracing::error!(job = row.id, error = %e, "a stored job no longer compiles; it is Faulted");
+                Decision::Broken(e.message)
+            }
+        }
+    }
+}
+
+/// Write one decision if the job is still as it was read. True when it was applied.
+fn apply(
+    tx: &rusqlite::Transaction<'_>,
+    row: &JobRow,
+    decision: &Decision,
+    now_ms: i64,
+) -> Result<bool> {
+    let p = match decision {
+        Decision::Promote(p) => p,
+        Decision::Broken(reason) => {
+            let changed = tx
+                .prepare_cached(
+                    "UPDATE jobs SET state = 'Faulted', next_run = NULL, finished_at = ?1, faulted_count = faulted_count + 1,
+                     version = version + 1 WHERE id = ?2 AND version = ?3 AND next_run IS ?4 AND state = 'Enabled'",
+                )?
+                .execute(params![now_ms, row.id, row.version, row.next_run])?;
+            if changed == 1 {
+                tx.prepare_cached(
+                    "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+                     VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Failed', ?4, 0, ?5)",
+                )?
+                .execute(params![
+                    row.id,
+                    now_ms,
+                    row.next_run.unwrap_or(now_ms),
+                    format!("The stored job definition can no longer be used, so the job is Faulted: {reason}"),
+                    row.repeat_count
+                ])?;
+                prune_history(tx, row.id)?;
+            }
+            return Ok(changed == 1);
+        }
+    };
+    let repeat = row.repeat_count + p.runs.len() as i64;
+    // A series with nothing left ends here when nothing runs (all skipped).
+    let finished = p.next.is_none() && p.runs.is_empty();
+    let changed = tx
+        .prepare_cached(
+            "UPDATE jobs SET next_run = ?1, series_runs = series_runs + ?2, repeat_count = ?3,
+             state = CASE WHEN ?4 THEN 'Completed' ELSE state END,
+             finished_at = CASE WHEN ?4 THEN ?5 ELSE finished_at END
+             WHERE id = ?6 AND version = ?7 AND next_run IS ?8 AND state = 'Enabled'",
+        )?
+        .execute(params![
+            p.next.map(to_ms),
+            p.runs.len() as i64,
+            repeat,
+            finished,
+            now_ms,
+            row.id,
+            row.version,
+            row.next_run
+        ])?;
+    if changed == 0 {
+        // Changed by someone else since it was read (updated, disabled, deleted).
+        return Ok(false);
+    }
+    let last_index = p.runs.len().saturating_sub(1);
+    for (i, (scheduled, due)) in p.runs.iter().enumerate() {
+        let due = if p.queued { QUEUED_DUE } else { to_ms(*due) };
+        let is_last = p.next.is_none() && i == last_index;
+        tx.prepare_cached(
+            "INSERT INTO attempts (job_id, scheduled_time, repeat_count, action_name, retry_count, due_at, is_last)
+             VALUES (?1, ?2, ?3, 'MainAction', 0, ?4, ?5)",
+        )?
+        .execute(params![row.id, to_ms(*scheduled), row.repeat_count + 1 + i as i64, due, is_last])?;
+    }
+    if let Some(postponed) = &p.postponed {
+        tx.prepare_cached(
+            "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+             VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Postponed', ?4, 0, ?5)",
+        )?
+        .execute(params![row.id, now_ms, to_ms(postponed.first), postponed.message, repeat])?;
+        prune_history(tx, row.id)?;
+    }
+    Ok(true)
+}

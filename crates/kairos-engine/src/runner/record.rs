@@ -1,0 +1,375 @@
+//! Recording finished attempts: history, counters, retries, the error action, the end state.
+//!
+//! Results are written in batches (one transaction for everything that finished meanwhile), each
+//! one inside a savepoint: a row that cannot be written is rolled back alone and tried again
+//! later with the others that failed, with a bounded backoff, while the rest of the batch lands.
+//! A result is never dropped while the runner runs: its attempt stays claimed until it is
+//! written, so the job's overlap policy keeps seeing it.
+
+use super::attempt::Attempt;
+use super::backoff::Backoff;
+use super::{QUEUED_DUE, RECORD_BATCH, SHUTDOWN_GRACE};
+use crate::actions::{failure_summary, Note, Outcome};
+use crate::engine::Engine;
+use crate::error::{EngineError, Result};
+use crate::settings::NOTIFY_ON_FAULT;
+use crate::time::{from_ms, to_ms};
+use kairos_core::model::JobState;
+use kairos_core::valid::Retry;
+use rusqlite::{params, OptionalExtension};
+use tokio::sync::{mpsc, watch};
+
+/// History kept per job (spec §10.2, §11): the last 1,000 executions (60 days: `retention`).
+pub(super) const HISTORY_KEEP: i64 = 1_000;
+
+/// An attempt that ran (or found nothing to run), waiting to be recorded.
+#[derive(Debug)]
+pub(crate) struct Finished {
+    attempt: Attempt,
+    retry: Retry,
+    has_error_action: bool,
+    /// `None`: nothing ran (the error action was removed since the occurrence faulted).
+    outcome: Option<Outcome>,
+    start_ms: i64,
+    end_ms: i64,
+}
+
+impl Finished {
+    pub(super) fn new(
+        attempt: Attempt,
+        retry: Retry,
+        has_error_action: bool,
+        outcome: Outcome,
+        start_ms: i64,
+        end_ms: i64,
+    ) -> Finished {
+        Finished {
+            attempt,
+            retry,
+            has_error_action,
+            outcome: Some(outcome),
+            start_ms,
+            end_ms,
+        }
+    }
+
+    pub(super) fn nothing_to_do(attempt: Attempt, at_ms: i64) -> Finished {
+        Finished {
+            attempt,
+            retry: Retry::None,
+            has_error_action: false,
+            outcome: None,
+            start_ms: at_ms,
+            end_ms: at_ms,
+        }
+    }
+
+    fn success(&self) -> bool {
+        self.outcome.as_ref().is_some_and(|o| o.success)
+    }
+
+    /// The notification for an occurrence that faulted here with no error action to run.
+    fn fault_note(&self) -> Option<Note> {
+        let attempt = &self.attempt;
+        let outcome = self.outcome.as_ref()?;
+        let retries_left = u32::try_from(attempt.retry_count + 1)
+            .ok()
+            .and_then(|n| self.retry.delay_before(n))
+            .is_some();
+        if outcome.success || retries_left || attempt.error_action || self.has_error_action {
+            return None;
+        }
+        Some(Note {
+            title: format!(
+                "Kairos: job '{}' in '{}' faulted",
+                attempt.job.name, attempt.job.collection
+            ),
+            body: failure_summary(&outcome.message),
+            collection: attempt.job.collection.clone(),
+            job: attempt.job.name.clone(),
+        })
+    }
+}
+
+/// What one batch did.
+struct BatchOutcome {
+    recorded: usize,
+    more_work: bool,
+    faults: Vec<Note>,
+    /// Results that could not be written, and why.
+    failed: Vec<Finished>,
+    error: Option<EngineError>,
+}
+
+impl Engine {
+    /// Record finished attempts until the runner stops and every result is written (or, once
+    /// stopping, the grace period is over: the claims then go back to the pool when the next
+    /// runner finds this one ended, and those attempts run again).
+    pub(super) async fn record_results(
+        self,
+        mut results: mpsc::UnboundedReceiver<Finished>,
+        mut stop: watch::Receiver<bool>,
+    ) {
+        let activity = &self.inner.activity;
+        let mut pending: Vec<Finished> = Vec::new();
+        let mut backoff = Backoff::new("recording results");
+        let mut open = true;
+        let mut give_up_at: Option<std::time::Instant> = None;
+        loop {
+            if pending.is_empty() {
+                if !open || results.recv_many(&mut pending, RECORD_BATCH).await == 0 {
+                    return;
+                }
+            }
+            while open && pending.len() < RECORD_BATCH {
+                match results.try_recv() {
+                    Ok(f) => pending.push(f),
+                    Err(mpsc::error::TryRecvError::Empty) => break,
+                    Err(mpsc::error::TryRecvError::Disconnected) => open = false,
+                }
+            }
+            let engine = self.clone();
+            let batch = std::mem::take(&mut pending);
+            let outcome =
+                match tokio::task::spawn_blocking(move || engine.record_batch(batch)).await {
+                    Ok(outcome) => outcome,
+                    Err(e) => {
+                        // Cannot happen short of a bug; the results are lost with the task, their
+                        // claims stay until this runner ends.
+                        tracing::error!(error = %e, "the recorder failed");
+                        continue;
+                    }
+                };
+            activity.finished(outcome.recorded);
+            if outcome.more_work {
+                self.wake_runner();
+            }
+            self.notify_faults(outcome.faults);
+            if outcome.failed.is_empty() {
+                backoff.succeeded();
+                continue;
+            }
+            pending = outcome.failed;
+            let error = outcome
+                .error
+                .unwrap_or_else(|| EngineError::internal("unknown"));
+            let delay = backoff.failed("record attempt results", &error);
+            if *stop.borrow() {
+                let deadline =
+                    *give_up_at.get_or_insert_with(|| std::time::Instant::now() + SHUTDOWN_GRACE);
+                if std::time::Instant::now() >= deadline {
+                    tracing::error!(
+                        count = pending.len(),
+                        "stopping with results that could not be written; those attempts will run again"
+                    );
+                    activity.finished(pending.len());
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(delay as u64)).await;
+                continue;
+            }
+            let until = to_ms(self.inner.clock.now()) + delay;
+            activity.wait_for_clock(until, pending.len());
+            tokio::select! {
+                _ = self.inner.clock.sleep_until(from_ms(until)) => {}
+                _ = stop.changed() => {}
+            }
+            activity.clock_came(until, pending.len());
+        }
+    }
+
+    /// Record finished attempts in one transaction, each in its own savepoint.
+    fn record_batch(&self, batch: Vec<Finished>) -> BatchOutcome {
+        let written = self.inner.store.write(|tx| {
+            let mut more_work = false;
+            let mut failed = Vec::new();
+            for (i, finished) in batch.iter().enumerate() {
+                tx.execute_batch("SAVEPOINT record_one")?;
+                match record_one(tx, finished) {
+                    Ok(more) => {
+                        tx.execute_batch("RELEASE record_one")?;
+                        more_work |= more;
+                    }
+                    Err(e) => {
+                        tx.execute_batch("ROLLBACK TO record_one; RELEASE record_one")?;
+                        failed.push((i, e));
+                    }
+                }
+            }
+            Ok((more_work, failed))
+        });
+        let (more_work, failed, error) = match written {
+            Ok((more_work, failed)) => {
+                let error = failed.last().map(|(_, e)| e.clone());
+                let indexes: Vec<usize> = failed.into_iter().map(|(i, _)| i).collect();
+                (more_work, indexes, error)
+            }
+            Err(e) => (false, (0..batch.len()).collect(), Some(e)),
+        };
+        let mut outcome = BatchOutcome {
+            recorded: 0,
+            more_work,
+            faults: Vec::new(),
+            failed: Vec::new(),
+            error,
+        };
+        for (i, finished) in batch.into_iter().enumerate() {
+            if failed.contains(&i) {
+                outcome.failed.push(finished);
+            } else {
+                outcome.recorded += 1;
+                outcome.faults.extend(finished.fault_note());
+            }
+        }
+        outcome
+    }
+
+    /// "Notify me when any job faults" (setting `notifyOnFault`): a notification for each
+    /// occurrence that faulted in a job with no error action of its own.
+    fn notify_faults(&self, faults: Vec<Note>) {
+        if faults.is_empty() || !self.flag(NOTIFY_ON_FAULT).unwrap_or(false) {
+            return;
+        }
+        let notifier = self.inner.config.actions.notifier.clone();
+        let engine = self.clone();
+        engine.inner.activity.started(1);
+        tokio::spawn(async move {
+            for note in faults {
+                if let Err(e) = notifier.notify(&note).await {
+                    tracing::warn!(job = %note.job, error = %e, "cannot show the fault notification");
+                }
+            }
+            engine.inner.activity.finished(1);
+        });
+    }
+}
+
+/// Record one attempt's result and decide what follows (spec §7, §10). True when it scheduled
+/// more work.
+fn record_one(tx: &rusqlite::Transaction<'_>, f: &Finished) -> Result<bool> {
+    let attempt = &f.attempt;
+    // The job may have been deleted while the attempt ran, and SQLite reuses the largest rowid
+    // once it is deleted: a job created since may have the same id, and its own occurrence the
+    // same attempt id. Only a row that is still this occurrence of this job takes the result.
+    let still_ours = tx
+        .prepare_cached(
+            "SELECT 1 FROM attempts a JOIN jobs j ON j.id = a.job_id
+             WHERE a.id = ?1 AND a.job_id = ?2 AND a.scheduled_time = ?3 AND a.repeat_count = ?4 AND j.name = ?5",
+        )?
+        .query_row(
+            params![attempt.id, attempt.job_id, attempt.scheduled_time, attempt.repeat_count, attempt.job.name],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some();
+    if !still_ours {
+        return Ok(false);
+    }
+    let Some(outcome) = &f.outcome else {
+        return finish_occurrence(tx, attempt, JobState::Faulted, f.end_ms);
+    };
+    let action_name = if attempt.error_action {
+        "ErrorAction"
+    } else {
+        "MainAction"
+    };
+    tx.prepare_cached(
+        "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        attempt.job_id,
+        f.start_ms,
+        f.end_ms,
+        attempt.scheduled_time,
+        action_name,
+        if outcome.success { "Completed" } else { "Failed" },
+        outcome.message,
+        attempt.retry_count,
+        attempt.repeat_count
+    ])?;
+    prune_history(tx, attempt.job_id)?;
+    if !attempt.error_action {
+        tx.prepare_cached(
+            "UPDATE jobs SET execution_count = execution_count + 1, failure_count = failure_count + ?1,
+             last_execution = ?2 WHERE id = ?3",
+        )?
+        .execute(params![i64::from(!f.success()), f.start_ms, attempt.job_id])?;
+    }
+    let next_retry = u32::try_from(attempt.retry_count + 1)
+        .ok()
+        .and_then(|n| f.retry.delay_before(n));
+    match (outcome.success, next_retry) {
+        (false, Some(delay)) => {
+            let due = f.end_ms.saturating_add(delay.as_millis() as i64);
+            tx.prepare_cached(
+                "UPDATE attempts SET retry_count = retry_count + 1, due_at = ?1, claimed = 0, claim_owner = NULL,
+                 claim_epoch = NULL WHERE id = ?2",
+            )?
+            .execute(params![due, attempt.id])?;
+            Ok(true)
+        }
+        (false, _) if !attempt.error_action => {
+            // The occurrence faulted: retries exhausted (or none allowed).
+            tx.prepare_cached("UPDATE jobs SET faulted_count = faulted_count + 1 WHERE id = ?1")?
+                .execute(params![attempt.job_id])?;
+            if f.has_error_action {
+                tx.prepare_cached(
+                    "UPDATE attempts SET action_name = 'ErrorAction', retry_count = 0, due_at = ?1, claimed = 0,
+                     claim_owner = NULL, claim_epoch = NULL WHERE id = ?2",
+                )?
+                .execute(params![f.end_ms, attempt.id])?;
+                Ok(true)
+            } else {
+                finish_occurrence(tx, attempt, JobState::Faulted, f.end_ms)
+            }
+        }
+        (true, _) if !attempt.error_action => {
+            finish_occurrence(tx, attempt, JobState::Completed, f.end_ms)
+        }
+        // The error action is done, whatever its result: the occurrence stays faulted.
+        _ => finish_occurrence(tx, attempt, JobState::Faulted, f.end_ms),
+    }
+}
+
+/// The occurrence is over: drop its attempt row; if it was the job's last, the job ends in
+/// `end_state`. An occurrence queued behind it (overlap Queue) becomes due now; true if so.
+fn finish_occurrence(
+    tx: &rusqlite::Transaction<'_>,
+    attempt: &Attempt,
+    end_state: JobState,
+    end_ms: i64,
+) -> Result<bool> {
+    tx.prepare_cached("DELETE FROM attempts WHERE id = ?1")?
+        .execute(params![attempt.id])?;
+    if attempt.is_last {
+        tx.prepare_cached(
+            "UPDATE jobs SET state = ?1, next_run = NULL, finished_at = ?2, version = version + 1
+             WHERE id = ?3 AND state IN ('Enabled', 'Disabled')",
+        )?
+        .execute(params![end_state.as_str(), end_ms, attempt.job_id])?;
+    }
+    let released = tx
+        .prepare_cached(
+            "UPDATE attempts SET due_at = ?1 WHERE id =
+           (SELECT id FROM attempts WHERE job_id = ?2 AND due_at = ?3 ORDER BY scheduled_time LIMIT 1)",
+        )?
+        .execute(params![end_ms, attempt.job_id, QUEUED_DUE])?;
+    Ok(released > 0)
+}
+
+/// Keep the last 1,000 records of a job (the 60-day limit is applied by `apply_retention`).
+/// Every insert into history (results and Postponed records alike) is followed by this.
+pub(super) fn prune_history(tx: &rusqlite::Transaction<'_>, job_id: i64) -> Result<()> {
+    let cutoff: Option<i64> = tx
+        .prepare_cached(
+            "SELECT id FROM history WHERE job_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2",
+        )?
+        .query_row(params![job_id, HISTORY_KEEP], |r| r.get(0))
+        .optional()?;
+    if let Some(id) = cutoff {
+        tx.prepare_cached("DELETE FROM history WHERE job_id = ?1 AND id <= ?2")?
+            .execute(params![job_id, id])?;
+    }
+    Ok(())
+}

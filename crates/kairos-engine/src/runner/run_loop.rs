@@ -1,0 +1,194 @@
+//! The loop: take or keep the lease, promote what is due, claim and start attempts, sleep until
+//! the next due time. While the database refuses writes, it backs off instead of spinning.
+
+use super::backoff::Backoff;
+use super::record::Finished;
+use super::{CLOCK_JUMP_MS, LEAD_MS, SHUTDOWN_GRACE};
+use crate::engine::Engine;
+use crate::error::EngineError;
+use crate::lease::{self, Held, Owner};
+use crate::promote::MissReason;
+use crate::settings::PAUSED;
+use crate::time::{from_ms, to_ms};
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch, Semaphore};
+use tokio::task::JoinSet;
+
+impl Engine {
+    pub(super) async fn run_loop(self, mut stop: watch::Receiver<bool>) {
+        let owner = Arc::new(Owner::new(&self.inner.store));
+        let permits = Arc::new(Semaphore::new(
+            self.inner.config.max_concurrent_attempts.max(1),
+        ));
+        let (results, results_rx) = mpsc::unbounded_channel::<Finished>();
+        let recorder = tokio::spawn(self.clone().record_results(results_rx, stop.clone()));
+        let mut in_flight = JoinSet::new();
+        let mut last_retention: Option<i64> = None;
+        let mut held: Option<Held> = None;
+        let mut backoff = Backoff::new("the runner");
+        // Wall clock against monotonic clock: when the wall clock moved much further than real
+        // time passed, the computer slept or the clock was set forward.
+        let mut last_seen: Option<(std::time::Instant, i64)> = None;
+        let mut first_pass = true;
+        let mut was_paused = false;
+        let activity = &self.inner.activity;
+        while !*stop.borrow() {
+            activity.pass_started();
+            let now = self.inner.clock.now();
+            let now_ms = to_ms(now);
+            let jumped = last_seen.is_some_and(|(instant, wall)| {
+                (now_ms - wall) - instant.elapsed().as_millis() as i64 > CLOCK_JUMP_MS
+            });
+            last_seen = Some((std::time::Instant::now(), now_ms));
+            if jumped {
+                tracing::info!("the wall clock jumped ahead of real time: resumed from sleep or the clock was set");
+            }
+            let mut wake_at = now_ms + lease::LEASE_RENEW_MS;
+            let pass = self.pass(
+                &owner,
+                &mut held,
+                PassState {
+                    now,
+                    reason: if was_paused {
+                        MissReason::Paused
+                    } else if first_pass {
+                        MissReason::NotRunning
+                    } else if jumped {
+                        MissReason::AsleepOrClockJump
+                    } else {
+                        MissReason::Busy
+                    },
+                    retention_due: last_retention.is_none_or(|last| now_ms - last > 3_600_000),
+                },
+            );
+            match pass {
+                Ok(outcome) => {
+                    backoff.succeeded();
+                    if let Some(paused) = outcome.paused {
+                        was_paused = paused;
+                        first_pass &= paused;
+                    }
+                    if outcome.retention_done {
+                        last_retention = Some(now_ms);
+                    }
+                    if let Some(due) = outcome.next_due {
+                        wake_at = wake_at.min(due - LEAD_MS);
+                    }
+                    for attempt in outcome.claimed {
+                        let engine = self.clone();
+                        let permits = permits.clone();
+                        let results = results.clone();
+                        let owner = owner.clone();
+                        let due_at = attempt.due_at;
+                        let waits = due_at > to_ms(engine.inner.clock.now());
+                        // Counted busy (or waiting for its due time) from now until recorded.
+                        activity.started(1);
+                        if waits {
+                            activity.wait_for_clock(due_at, 1);
+                        }
+                        in_flight.spawn(async move {
+                            // Claimed up to LEAD_MS early: wait for the exact due time.
+                            if waits {
+                                while engine.inner.clock.now() < from_ms(due_at) {
+                                    engine.inner.clock.sleep_until(from_ms(due_at)).await;
+                                }
+                                engine.inner.activity.clock_came(due_at, 1);
+                            }
+                            let _permit = permits.acquire_owned().await;
+                            match engine.perform(attempt, &owner).await {
+                                Some(finished) => {
+                                    if results.send(finished).is_err() {
+                                        engine.inner.activity.finished(1);
+                                    }
+                                }
+                                None => engine.inner.activity.finished(1),
+                            }
+                        });
+                    }
+                }
+                Err((doing, e)) => {
+                    wake_at = now_ms + backoff.failed(doing, &e);
+                }
+            }
+            while in_flight.try_join_next().is_some() {}
+            activity.asleep_until(wake_at);
+            tokio::select! {
+                _ = self.inner.clock.sleep_until(from_ms(wake_at)) => {}
+                _ = self.inner.wake.notified() => {}
+                _ = stop.changed() => {}
+            }
+        }
+        let _ = tokio::time::timeout(SHUTDOWN_GRACE, async {
+            while in_flight.join_next().await.is_some() {}
+        })
+        .await;
+        in_flight.abort_all();
+        while in_flight.join_next().await.is_some() {}
+        // Every finished attempt is recorded (or given up after the grace period: its claim
+        // then goes back when the next runner finds this one ended) before the lease goes.
+        drop(results);
+        let _ = recorder.await;
+        if let Err(e) = lease::release(&self.inner.store, &owner) {
+            tracing::error!(error = %e, "cannot release the runner lease");
+        }
+    }
+
+    /// One pass over the database. An error names what could not be done; nothing of the pass
+    /// after it was tried.
+    fn pass(
+        &self,
+        owner: &Owner,
+        held: &mut Option<Held>,
+        state: PassState,
+    ) -> Result<PassOutcome, (&'static str, EngineError)> {
+        let now_ms = to_ms(state.now);
+        let mut outcome = PassOutcome::default();
+        // An error here is not a lost lease: `held` keeps what it was, and nothing this
+        // runner claimed is handed back (only an ended runner's claims ever are).
+        *held = lease::acquire(&self.inner.store, owner, now_ms)
+            .map_err(|e| ("take or renew the runner lease", e))?;
+        let Some(lease) = *held else {
+            return Ok(outcome);
+        };
+        lease::release_dead_claims(&self.inner.store, owner)
+            .map_err(|e| ("hand back the claims of ended runners", e))?;
+        // Paused (the tray's "Pause all jobs"): hold the lease, fire nothing. On resume, what
+        // came due meanwhile follows each job's catch-up policy, like missed runs.
+        let paused = self
+            .flag(PAUSED)
+            .map_err(|e| ("read the pause setting", e))?;
+        outcome.paused = Some(paused);
+        if paused {
+            return Ok(outcome);
+        }
+        self.promote_due(state.now, now_ms + LEAD_MS, state.reason)
+            .map_err(|e| ("promote due occurrences", e))?;
+        outcome.claimed = self
+            .claim_due(now_ms + LEAD_MS, owner, lease.epoch)
+            .map_err(|e| ("claim due attempts", e))?;
+        if state.retention_due {
+            self.apply_retention(now_ms)
+                .map_err(|e| ("apply history retention", e))?;
+            outcome.retention_done = true;
+        }
+        outcome.next_due = self
+            .next_due()
+            .map_err(|e| ("compute the next due time", e))?;
+        Ok(outcome)
+    }
+}
+
+struct PassState {
+    now: chrono::DateTime<chrono::Utc>,
+    reason: MissReason,
+    retention_due: bool,
+}
+
+#[derive(Default)]
+struct PassOutcome {
+    /// `None` when the lease is not held (the pass did not look).
+    paused: Option<bool>,
+    claimed: Vec<super::attempt::Attempt>,
+    retention_done: bool,
+    next_due: Option<i64>,
+}
