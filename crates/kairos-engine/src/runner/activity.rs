@@ -81,18 +81,23 @@ impl Activity {
         });
     }
 
-    pub(crate) async fn idle(&self, clock: &dyn Clock) {
+    /// Resolves when the loop sleeps until a time still to come with no wake-up pending and,
+    /// if `with_work`, nothing it started is under way.
+    pub(crate) async fn settled(&self, clock: &dyn Clock, with_work: bool) {
         let mut rx = self.state.subscribe();
         loop {
             let now = to_ms(clock.now());
-            let idle = {
+            let settled = {
                 let s = rx.borrow_and_update();
-                s.busy == 0
-                    && s.wakes_seen == s.wakes_requested
-                    && s.asleep_until.is_some_and(|t| t > now)
-                    && s.clock_waits.keys().next().is_none_or(|t| *t > now)
+                let loop_asleep =
+                    s.wakes_seen == s.wakes_requested && s.asleep_until.is_some_and(|t| t > now);
+                let work_done = s.busy == 0 && s.clock_waits.keys().next().is_none_or(|t| *t > now);
+                loop_asleep && (work_done || !with_work)
             };
-            if idle {
+            if std::env::var("KAIROS_DEBUG_IDLE").is_ok() {
+                eprintln!("{now} {:?}", *rx.borrow());
+            }
+            if settled {
                 return;
             }
             // Re-check now and then as well: the clock may move without a state change.

@@ -71,11 +71,15 @@ impl RunnerHandle {
     /// (or waits for a time still to come). Tests move a `ManualClock` and wait for this
     /// instead of sleeping.
     pub async fn idle(&self) {
-        self.engine
-            .inner
-            .activity
-            .idle(&*self.engine.inner.clock)
-            .await
+        let inner = &self.engine.inner;
+        inner.activity.settled(&*inner.clock, true).await
+    }
+
+    /// Resolves when the loop has made its pass and sleeps until a time still to come, whatever
+    /// its attempts in flight are doing (one may be held by its target).
+    pub async fn asleep(&self) {
+        let inner = &self.engine.inner;
+        inner.activity.settled(&*inner.clock, false).await
     }
 }
 

@@ -168,13 +168,20 @@ impl Engine {
                 tokio::time::sleep(std::time::Duration::from_millis(delay as u64)).await;
                 continue;
             }
+            // Wait out the backoff, but a result that arrives meanwhile is written at once
+            // (with the waiting ones): only the rows that fail wait.
             let until = to_ms(self.inner.clock.now()) + delay;
-            activity.wait_for_clock(until, pending.len());
+            let waiting = pending.len();
+            activity.wait_for_clock(until, waiting);
             tokio::select! {
                 _ = self.inner.clock.sleep_until(from_ms(until)) => {}
                 _ = stop.changed() => {}
+                fresh = results.recv(), if open => match fresh {
+                    Some(f) => pending.push(f),
+                    None => open = false,
+                },
             }
-            activity.clock_came(until, pending.len());
+            activity.clock_came(until, waiting);
         }
     }
 

@@ -1,162 +1,11 @@
-//! The runner end to end inside one process: a real SQLite file, a real HTTP target on loopback,
-//! and a manual clock, so the tests move time instead of sleeping.
+//! Schedules end to end: one-time and recurring jobs, retries, the error action, overlap and
+//! catch-up, calendars, two engines on one database.
 
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::routing::any;
-use axum::Router;
-use chrono::{DateTime, Utc};
-use kairos_core::iso8601::parse_datetime;
-use kairos_core::model::{JobDefinition, JobExecutionStatus, JobState};
-use kairos_engine::{CollectionKey, Database, Engine, EngineConfig, JobKey, ManualClock};
+use super::harness::*;
+use kairos_core::model::{JobExecutionStatus, JobState};
+use kairos_engine::{CollectionKey, Database, Engine, EngineConfig, JobKey};
 use serde_json::json;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
-/// What the target saw.
-#[derive(Debug, Clone)]
-struct Hit {
-    path: String,
-    headers: HeaderMap,
-    body: String,
-}
-
-#[derive(Clone)]
-struct Target {
-    /// Requests to paths under `/gate` wait here for a permit (the test controls how long an
-    /// attempt stays in flight).
-    gate: Arc<tokio::sync::Semaphore>,
-    hits: Arc<Mutex<Vec<Hit>>>,
-    /// Status to answer per path (default 200).
-    statuses: Arc<Mutex<std::collections::HashMap<String, u16>>>,
-}
-
-impl Target {
-    async fn start() -> (Target, String) {
-        let target = Target {
-            gate: Arc::new(tokio::sync::Semaphore::new(0)),
-            hits: Arc::default(),
-            statuses: Arc::default(),
-        };
-        let app = Router::new()
-            .route("/*path", any(record))
-            .with_state(target.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        (target, base)
-    }
-
-    fn answer(&self, path: &str, status: u16) {
-        self.statuses
-            .lock()
-            .unwrap()
-            .insert(path.to_string(), status);
-    }
-
-    fn hits(&self, path: &str) -> Vec<Hit> {
-        self.hits
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|h| h.path == path)
-            .cloned()
-            .collect()
-    }
-}
-
-async fn record(
-    State(t): State<Target>,
-    Path(path): Path<String>,
-    headers: HeaderMap,
-    body: String,
-) -> StatusCode {
-    let path = format!("/{path}");
-    let status = t
-        .statuses
-        .lock()
-        .unwrap()
-        .get(&path)
-        .copied()
-        .unwrap_or(200);
-    let gated = path.starts_with("/gate");
-    t.hits.lock().unwrap().push(Hit {
-        path,
-        headers,
-        body,
-    });
-    if gated {
-        t.gate.acquire().await.unwrap().forget();
-    }
-    StatusCode::from_u16(status).unwrap()
-}
-
-fn at(text: &str) -> DateTime<Utc> {
-    parse_datetime(text).unwrap()
-}
-
-struct Setup {
-    engine: Engine,
-    clock: ManualClock,
-    collection: CollectionKey,
-    _dir: tempfile::TempDir,
-}
-
-fn setup(start: &str) -> Setup {
-    let dir = tempfile::tempdir().unwrap();
-    let clock = ManualClock::new(at(start));
-    let mut config = EngineConfig::new(Database::File(dir.path().join("kairos.db")));
-    config.clock = Arc::new(clock.clone());
-    config.actions.timeout = Duration::from_secs(5);
-    let engine = Engine::open(config).unwrap();
-    let collection = CollectionKey::new("sub", "rg", "jc1");
-    engine
-        .put_collection(
-            &collection,
-            json!({"location": "West US", "properties": {"sku": {"name": "Standard"}}}),
-        )
-        .unwrap();
-    Setup {
-        engine,
-        clock,
-        collection,
-        _dir: dir,
-    }
-}
-
-/// Wait (real time, bounded) until `condition` holds: the runner works on other tasks.
-async fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while !condition() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "timed out waiting for: {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
-fn job(engine: &Engine, key: &JobKey) -> JobDefinition {
-    engine.get_job(key).unwrap()
-}
-
-fn history(engine: &Engine, key: &JobKey) -> Vec<(String, String, i64, i64)> {
-    engine
-        .list_job_history(key, None, 0, 100)
-        .unwrap()
-        .items
-        .iter()
-        .map(|h| {
-            let p = &h.properties;
-            (
-                p.action_name.unwrap().to_string(),
-                p.status.unwrap().to_string(),
-                p.retry_count.unwrap(),
-                p.repeat_count.unwrap(),
-            )
-        })
-        .collect()
-}
+use std::sync::Arc;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_one_time_job_runs_once_with_the_scheduler_headers_and_completes() {
@@ -298,7 +147,7 @@ async fn failures_retry_then_fall_back_to_the_error_action() {
     })
     .await;
     s.clock.set(at("2030-01-01T08:00:59Z"));
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    idle(&runner).await;
     assert_eq!(
         target.hits("/main").len(),
         1,
@@ -391,7 +240,7 @@ async fn disabling_stops_runs_and_run_now_runs_at_once() {
         "a disabled job that never ran has no status"
     );
     s.clock.set(at("2030-01-02T00:00:00Z"));
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    idle(&runner).await;
     assert!(target.hits("/daily").is_empty(), "disabled jobs do not run");
     s.engine.run_job(&key).unwrap();
     eventually("run now", || target.hits("/daily").len() == 1).await;
@@ -427,7 +276,7 @@ async fn two_engines_on_one_database_never_both_fire() {
     let second = Engine::open(config).unwrap();
     let first_runner = s.engine.start_runner();
     // Let the first runner take the lease before the second one starts.
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    idle(&first_runner).await;
     let second_runner = second.start_runner();
     for i in 0..20 {
         let key = s.collection.job(format!("j{i}"));
@@ -441,7 +290,8 @@ async fn two_engines_on_one_database_never_both_fire() {
     }
     s.clock.set(at("2030-01-01T00:00:05Z"));
     eventually("all 20 ran", || target.hits("/once").len() >= 20).await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    idle(&first_runner).await;
+    idle(&second_runner).await;
     assert_eq!(
         target.hits("/once").len(),
         20,
@@ -584,16 +434,6 @@ async fn exponential_retries_wait_longer_each_time_up_to_the_cap() {
     runner.shutdown().await;
 }
 
-fn postponed(engine: &Engine, key: &JobKey) -> Vec<String> {
-    engine
-        .list_job_history(key, Some(JobExecutionStatus::Postponed), 0, 100)
-        .unwrap()
-        .items
-        .iter()
-        .map(|h| h.properties.message.clone().unwrap())
-        .collect()
-}
-
 /// A laptop that slept through three hourly runs does what its catch-up policy says on resume,
 /// and the skipped runs leave a Postponed record.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -689,7 +529,7 @@ async fn catch_up_policies_after_a_sleep() {
         expected.sort();
         assert_eq!(&expected, runs, "{name}: the occurrences that ran late");
     }
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    idle(&runner).await;
     assert_eq!(
         target.hits("/none").len(),
         1,
@@ -733,7 +573,7 @@ async fn overlap_policies() {
     })
     .await;
     assert!(postponed(&s.engine, &skip)[0].contains("previous occurrence was still running"));
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    asleep(&runner).await;
     assert_eq!(
         target.hits("/gate/Queue").len(),
         1,
@@ -892,9 +732,9 @@ async fn a_wall_clock_set_back_runs_nothing_twice() {
     eventually("the 08:00 run", || target.hits("/back").len() == 1).await;
     eventually("recorded", || history(&s.engine, &key).len() == 1).await;
     s.clock.set(at("2030-01-01T07:10:00Z"));
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    idle(&runner).await;
     s.clock.set(at("2030-01-01T08:00:30Z"));
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    idle(&runner).await;
     assert_eq!(
         target.hits("/back").len(),
         1,
@@ -922,13 +762,9 @@ async fn nothing_fires_while_paused_and_missed_runs_follow_catch_up_on_resume() 
         .set_setting(kairos_engine::settings::PAUSED, "true")
         .unwrap();
     let runner = s.engine.start_runner();
-    let slept = s.clock.sleeps_started();
     s.clock.set(at("2030-01-01T08:05:00Z"));
     // The runner woke at 08:05 (the 08:00 run was due), made its pass, and sleeps again.
-    eventually("the runner's pass while paused", || {
-        s.clock.sleeps_started() > slept
-    })
-    .await;
+    idle(&runner).await;
     assert!(
         target.hits("/hourly").is_empty(),
         "nothing fires while paused"
