@@ -90,21 +90,29 @@ impl PlanCache {
             }
         }
         let plan = Arc::new(JobPlan::compile(properties_json, anchor_ms)?);
-        self.plans
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id, (version, plan.clone()));
+        self.keep(id, version, plan.clone());
         Ok(plan)
     }
 
     /// Remember a plan compiled elsewhere (a job just validated and stored at `version`).
     pub fn insert(&self, id: i64, version: i64, plan: JobPlan) {
+        self.keep(id, version, Arc::new(plan));
+    }
+
+    /// Every insert goes through here, so the bound holds whoever fills the cache (the tray
+    /// runner only ever calls `get`).
+    fn keep(&self, id: i64, version: i64, plan: Arc<JobPlan>) {
         let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
         // A crude bound on memory: plans are cheap to recompile.
-        if plans.len() >= MAX_CACHED_PLANS {
+        if plans.len() >= MAX_CACHED_PLANS && !plans.contains_key(&id) {
             plans.clear();
         }
-        plans.insert(id, (version, Arc::new(plan)));
+        plans.insert(id, (version, plan));
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.plans.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     pub fn forget(&self, id: i64) {
@@ -118,6 +126,17 @@ impl PlanCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bound_holds_for_plans_compiled_on_demand() {
+        let cache = PlanCache::default();
+        let job =
+            r#"{"action": {"type": "Http", "request": {"uri": "http://a.test", "method": "GET"}}}"#;
+        for id in 0..(MAX_CACHED_PLANS as i64 + 10) {
+            cache.get(id, 0, job, 0).unwrap();
+            assert!(cache.len() <= MAX_CACHED_PLANS);
+        }
+    }
 
     /// Another process deleted job 7 and made a new job that got id 7 back, at version 0 again:
     /// the cached plan of the old job must not serve the new one.

@@ -178,6 +178,93 @@ mod tests {
     }
 
     #[test]
+    fn a_negative_schema_version_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kairos.db");
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", -1).unwrap();
+        drop(conn);
+        let err = Store::open(&path).unwrap_err();
+        assert!(err.message.contains("schema version -1"), "{}", err.message);
+    }
+
+    /// Two processes opening a new database at the same moment (the window and the tray runner
+    /// on first start) both get a migrated database; before, one of them could fail with
+    /// "table collections already exists". Threads with their own connections take the same
+    /// file locks as processes.
+    #[test]
+    fn two_openers_of_a_new_database_race_the_migrations_safely() {
+        for round in 0..20 {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("kairos.db");
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+            let openers: Vec<_> = (0..2)
+                .map(|_| {
+                    let (path, barrier) = (path.clone(), barrier.clone());
+                    std::thread::spawn(move || {
+                        barrier.wait();
+                        Store::open(&path).map(|_| ())
+                    })
+                })
+                .collect();
+            for opener in openers {
+                let opened = opener.join().unwrap();
+                assert!(opened.is_ok(), "round {round}: {:?}", opened.err());
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_data_directory_and_database_are_made_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        std::fs::create_dir(&data).unwrap();
+        let path = data.join("kairos.db");
+        drop(Store::open(&path).unwrap());
+        // An older Kairos, or the user, left them readable by others.
+        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let store = Store::open(&path).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&data), 0o700);
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(&path.with_file_name("kairos.db-wal")), 0o600);
+        drop(store);
+    }
+
+    /// A deleted row's content does not stay readable in the file's free space.
+    #[test]
+    fn deleted_rows_are_overwritten_in_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kairos.db");
+        let store = Store::open(&path).unwrap();
+        let secret = "pa55word-that-must-go-away";
+        store
+            .write(|tx| {
+                tx.execute(
+                    "INSERT INTO settings (key, value) VALUES ('k', ?1)",
+                    [secret],
+                )?;
+                Ok(())
+            })
+            .unwrap();
+        store
+            .with_writer(|c| c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)"))
+            .unwrap();
+        let contains = |bytes: &[u8]| bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+        assert!(contains(&std::fs::read(&path).unwrap()), "written");
+        store
+            .write(|tx| Ok(tx.execute("DELETE FROM settings WHERE key = 'k'", [])?))
+            .unwrap();
+        store
+            .with_writer(|c| c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)"))
+            .unwrap();
+        assert!(!contains(&std::fs::read(&path).unwrap()), "overwritten");
+    }
+
+    #[test]
     fn a_failed_migration_leaves_nothing_applied() {
         let mut conn = Connection::open_in_memory().unwrap();
         let tx = conn.transaction().unwrap();
