@@ -4,4 +4,5 @@
 
 mod faults;
 mod harness;
+mod retention;
 mod schedules;
