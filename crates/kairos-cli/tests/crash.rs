@@ -208,12 +208,16 @@ fn sigkill_with_attempts_in_flight_loses_no_occurrence() {
             body.contains(r#""state":"Completed""#)
         });
     }
-    std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(target.tags().len(), 2 * JOBS, "nothing ran a third time");
     let mut server = server;
     server.child.kill().unwrap();
     server.child.wait().unwrap();
     let db = rusqlite::Connection::open(dir.path().join("kairos.db")).unwrap();
+    // Every job is Completed and no attempt is left: nothing can run a third time.
+    let left: i64 = db
+        .query_row("SELECT count(*) FROM attempts", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, 0, "attempts left to run");
+    assert_eq!(target.tags().len(), 2 * JOBS, "nothing ran a third time");
     let check: String = db
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .unwrap();

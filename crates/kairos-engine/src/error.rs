@@ -106,7 +106,9 @@ impl From<ValidationErrors> for EngineError {
 
 impl From<rusqlite::Error> for EngineError {
     fn from(e: rusqlite::Error) -> Self {
-        tracing::error!(error = %e, "storage error");
+        // Not logged here: the caller decides (the runner logs a failing database once per
+        // change of state, the API answers 500 with the message).
+        tracing::debug!(error = %e, "storage error");
         EngineError::internal(format!("storage error: {e}"))
     }
 }

@@ -1,0 +1,181 @@
+//! A real full disk under `kairos serve`: the data directory on a 4 MB tmpfs in a private mount
+//! namespace (`unshare`, no root needed), filled while a job comes due. The server must not
+//! spin or flood its log (it backs off and logs the failure once), and must fire the job by
+//! itself once space is freed. CPU use and recovery time are measured by
+//! `scripts/bench-disk-full.sh` (docs/benchmarks.md), not here.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "disk-full-test-token-0123456789abcdef";
+const COLLECTION: &str =
+    "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Scheduler/jobCollections/jc";
+
+/// A loopback HTTP target that counts requests.
+fn target() -> (u16, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counted = hits.clone();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut line = String::new();
+            while reader.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
+                line.clear();
+            }
+            counted.fetch_add(1, Ordering::SeqCst);
+            let _ = stream
+                .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        }
+    });
+    (port, hits)
+}
+
+fn api(base: &str, path: &str, body: &str) -> u16 {
+    let address = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).unwrap();
+    let request = format!(
+        "PUT {path}?api-version=2016-03-01 HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {TOKEN}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+fn wait_for(what: &str, limit: Duration, mut condition: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !condition() {
+        assert!(Instant::now() < deadline, "timed out waiting for: {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+struct Server {
+    child: Child,
+    base: String,
+    log: Arc<Mutex<String>>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve_on_tmpfs(mount: &std::path::Path) -> Server {
+    let script = format!(
+        "mount -t tmpfs -o size=4m tmpfs '{m}' && exec '{kairos}' serve --listen 127.0.0.1:0 --data-dir '{m}/data'",
+        m = mount.display(),
+        kairos = env!("CARGO_BIN_EXE_kairos"),
+    );
+    let mut child = Command::new("unshare")
+        .args(["--user", "--map-root-user", "--mount", "sh", "-c", &script])
+        .env("KAIROS_API_TOKEN", TOKEN)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("unshare (util-linux) runs");
+    let log = Arc::new(Mutex::new(String::new()));
+    let stderr = child.stderr.take().unwrap();
+    let collected = log.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let mut log = collected.lock().unwrap();
+            log.push_str(&line);
+            log.push('\n');
+        }
+    });
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("no listening line: {line:?} {}", log.lock().unwrap()))
+        .to_string();
+    Server { child, base, log }
+}
+
+#[test]
+fn a_full_disk_neither_spins_nor_floods_the_log_and_the_server_recovers_by_itself() {
+    let (port, hits) = target();
+    let dir = tempfile::tempdir().unwrap();
+    let mount = dir.path().join("mnt");
+    std::fs::create_dir(&mount).unwrap();
+    let server = serve_on_tmpfs(&mount);
+    // The server's view of its own tmpfs (another mount namespace).
+    let inside = std::path::PathBuf::from(format!(
+        "/proc/{}/root{}",
+        server.child.id(),
+        mount.display()
+    ));
+    assert_eq!(
+        api(
+            &server.base,
+            COLLECTION,
+            r#"{"location": "West US", "properties": {"sku": {"name": "Standard"}}}"#
+        ),
+        201
+    );
+    let due = chrono::Utc::now() + chrono::TimeDelta::seconds(4);
+    let job = format!(
+        r#"{{"properties": {{"startTime": "{}", "action": {{"type": "Http", "request": {{"uri": "http://127.0.0.1:{port}/due", "method": "GET"}}}}}}}}"#,
+        due.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    );
+    assert_eq!(
+        api(&server.base, &format!("{COLLECTION}/jobs/due"), &job),
+        201
+    );
+
+    // Fill the file system to the last byte.
+    let filler = inside.join("filler");
+    {
+        let mut file = std::fs::File::create(&filler).unwrap();
+        let block = vec![0u8; 64 * 1024];
+        while file.write_all(&block).is_ok() {}
+        let small = [0u8; 512];
+        while file.write_all(&small).is_ok() {}
+        let _ = file.flush();
+    }
+    // The job falls due on a full disk: it cannot be promoted.
+    wait_for("the failure to be logged", Duration::from_secs(20), || {
+        server
+            .log
+            .lock()
+            .unwrap()
+            .contains("trying again with backoff")
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    let log = server.log.lock().unwrap().clone();
+    let errors = log.lines().filter(|l| l.contains("ERROR")).count();
+    assert!(
+        errors <= 2,
+        "the failure is logged once, not on every try: {errors} error lines\n{log}"
+    );
+    assert_eq!(hits.load(Ordering::SeqCst), 0, "nothing could be promoted");
+
+    std::fs::remove_file(&filler).unwrap();
+    wait_for(
+        "the job fires after space was freed",
+        Duration::from_secs(40),
+        || hits.load(Ordering::SeqCst) == 1,
+    );
+    wait_for("the recovery to be logged", Duration::from_secs(10), || {
+        server.log.lock().unwrap().contains("accepts writes again")
+    });
+}
