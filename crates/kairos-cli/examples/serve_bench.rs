@@ -35,7 +35,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-const TOKEN: &str = "serve-bench-token";
+const TOKEN: &str = "serve-bench-token-0123456789abcdef";
 const API_VERSION: &str = "api-version=2016-03-01";
 const SUBSCRIPTION: &str = "/subscriptions/bench/resourceGroups/rg/providers/Microsoft.Scheduler";
 
