@@ -30,6 +30,12 @@ pub fn arm_error(code: &str, message: &str, target: Option<&str>) -> Value {
     json!({ "error": error })
 }
 
+/// The ARM error body of an engine error, as the API answers it (for processes that report one
+/// outside a request, such as `kairos serve` when the database cannot be opened).
+pub fn engine_error_body(e: EngineError) -> Value {
+    ApiError::from(e).body
+}
+
 impl ApiError {
     fn new(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError {
         ApiError {
@@ -173,5 +179,41 @@ impl From<ValidationErrors> for ApiError {
             body: e.to_arm_error(),
             headers: Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_body_comes_from_arm_error_or_the_cores_validation_errors() {
+        let problems = ValidationErrors::from_vec(vec![
+            FieldError::bad_request("properties.a", "is required"),
+            FieldError::bad_request("properties.b", "must be a number"),
+        ])
+        .unwrap();
+        let engine = EngineError::from(problems.clone());
+        assert_eq!(engine_error_body(engine), problems.to_arm_error());
+
+        let missing = ApiError::from(EngineError::not_found("the job 'j' does not exist"));
+        assert_eq!(missing.status, StatusCode::NOT_FOUND);
+        assert_eq!(
+            missing.body,
+            json!({"error": {"code": "ResourceNotFound", "message": "the job 'j' does not exist"}})
+        );
+        assert_eq!(
+            ApiError::query_parameter("api-version", "is required").body,
+            arm_error(
+                "MissingOrInvalidRequiredQueryParameter",
+                "is required",
+                Some("api-version")
+            )
+        );
+        let limited = ApiError::too_many_requests(std::time::Duration::from_millis(29_001));
+        assert_eq!(limited.status, StatusCode::TOO_MANY_REQUESTS);
+        assert!(limited
+            .headers
+            .contains(&(header::RETRY_AFTER, HeaderValue::from(30u64))));
     }
 }

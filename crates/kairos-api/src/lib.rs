@@ -41,7 +41,7 @@ use axum::Router;
 use kairos_engine::Engine;
 use std::sync::Arc;
 
-pub use error::arm_error;
+pub use error::{arm_error, engine_error_body};
 pub use server::{load_tls, serve, ServeConfig};
 pub use throttle::{FAILURES as THROTTLE_FAILURES, FIRST_LOCKOUT as THROTTLE_FIRST_LOCKOUT};
 

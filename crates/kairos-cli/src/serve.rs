@@ -198,7 +198,7 @@ async fn run(
     let engine = match Engine::open(engine_config) {
         Ok(engine) => engine,
         Err(e) => {
-            eprintln!("{}", e.to_arm_error());
+            eprintln!("{}", kairos_api::engine_error_body(e));
             return ExitCode::from(EXIT_FAILURE);
         }
     };
