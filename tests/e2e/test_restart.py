@@ -135,15 +135,15 @@ def test_generated_token_is_kept_in_the_data_dir(tmp_path):
 def test_env_token_wins_over_the_token_file(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
-    (data / "api-token").write_text("file-token\n")
+    (data / "api-token").write_text("file-token-0123456789abcdef0123456789\n")
     os.chmod(data / "api-token", 0o600)
-    srv = KairosServer(data, token="env-token")
+    srv = KairosServer(data, token="env-token-0123456789abcdef0123456789")
     try:
         srv.start()
         sub = str(uuid.uuid4())
-        assert list(helpers.make_client(srv.base_url, sub, "env-token").job_collections.list_by_subscription()) == []
+        assert list(helpers.make_client(srv.base_url, sub, "env-token-0123456789abcdef0123456789").job_collections.list_by_subscription()) == []
         with pytest.raises(ClientAuthenticationError):
-            list(helpers.make_client(srv.base_url, sub, "file-token").job_collections.list_by_subscription())
+            list(helpers.make_client(srv.base_url, sub, "file-token-0123456789abcdef0123456789").job_collections.list_by_subscription())
         assert srv.stop(signal.SIGTERM) == 0
     finally:
         srv.kill()

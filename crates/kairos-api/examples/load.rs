@@ -53,7 +53,12 @@ fn main() {
         listener.local_addr().expect("the address")
     );
     let router = kairos_api::router(engine, TOKEN.to_string());
-    server.spawn(kairos_api::serve(listener, router, std::future::pending()));
+    server.spawn(kairos_api::serve(
+        listener,
+        router,
+        kairos_api::ServeConfig::default(),
+        std::future::pending(),
+    ));
 
     let client = tokio::runtime::Builder::new_current_thread()
         .enable_all()

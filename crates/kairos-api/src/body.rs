@@ -11,8 +11,14 @@ use axum::body::Body;
 use axum::http::{header, HeaderMap};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::Value;
+use std::time::Duration;
 
-pub(crate) async fn read_json(headers: &HeaderMap, body: Body) -> Result<Value, ApiError> {
+/// The body must arrive within `timeout` (slow senders hold a connection and a task).
+pub(crate) async fn read_json(
+    headers: &HeaderMap,
+    body: Body,
+    timeout: Duration,
+) -> Result<Value, ApiError> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -20,7 +26,10 @@ pub(crate) async fn read_json(headers: &HeaderMap, body: Body) -> Result<Value, 
     if declared.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
         return Err(ApiError::too_large(MAX_BODY_BYTES));
     }
-    let bytes = match Limited::new(body, MAX_BODY_BYTES).collect().await {
+    let collected = tokio::time::timeout(timeout, Limited::new(body, MAX_BODY_BYTES).collect())
+        .await
+        .map_err(|_| ApiError::body_timeout(timeout))?;
+    let bytes = match collected {
         Ok(collected) => collected.to_bytes(),
         Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
             return Err(ApiError::too_large(MAX_BODY_BYTES))

@@ -1,5 +1,10 @@
 //! Every failure as an HTTP status with the ARM error body `{"error": {"code", "message",
 //! "target"?, "details"?}}` (spec §14.1), which the Azure SDKs parse.
+//!
+//! The body is built in two places only: [`arm_error`] here for every error of the API and the
+//! `kairos serve` process, and `ValidationErrors::to_arm_error` in the core for input errors
+//! (with their `details` list, which the core keeps to a bounded length). Engine errors go
+//! through one or the other.
 
 use axum::body::Body;
 use axum::http::{header, HeaderName, HeaderValue, StatusCode};
@@ -15,11 +20,27 @@ pub(crate) struct ApiError {
     pub headers: Vec<(HeaderName, HeaderValue)>,
 }
 
+/// The ARM error body `{"error": {"code", "message", "target"?}}` of an error that is not a
+/// list of input problems (those are `ValidationErrors::to_arm_error`).
+pub fn arm_error(code: &str, message: &str, target: Option<&str>) -> Value {
+    let mut error = json!({"code": code, "message": message});
+    if let Some(target) = target {
+        error["target"] = json!(target);
+    }
+    json!({ "error": error })
+}
+
+/// The ARM error body of an engine error, as the API answers it (for processes that report one
+/// outside a request, such as `kairos serve` when the database cannot be opened).
+pub fn engine_error_body(e: EngineError) -> Value {
+    ApiError::from(e).body
+}
+
 impl ApiError {
     fn new(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
-            body: json!({"error": {"code": code, "message": message.into()}}),
+            body: arm_error(code, &message.into(), None),
             headers: Vec::new(),
         }
     }
@@ -27,6 +48,36 @@ impl ApiError {
     fn with_target(mut self, target: &str) -> ApiError {
         self.body["error"]["target"] = json!(target);
         self
+    }
+
+    /// 429 `TooManyRequests` with `Retry-After`: the peer is locked out after repeated
+    /// authentication failures (`throttle.rs`).
+    pub fn too_many_requests(retry_after: std::time::Duration) -> ApiError {
+        // Whole seconds, rounded up, so a client that waits as told is let through.
+        let seconds = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
+        let mut e = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "TooManyRequests",
+            format!("too many failed authentications from this address; try again in {seconds} s"),
+        );
+        e.headers
+            .push((header::RETRY_AFTER, HeaderValue::from(seconds)));
+        e
+    }
+
+    /// 408 `RequestTimeout`: the body did not arrive in time. The connection is closed.
+    pub fn body_timeout(timeout: std::time::Duration) -> ApiError {
+        let mut e = ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "RequestTimeout",
+            format!(
+                "the request body did not arrive within {} s",
+                timeout.as_secs_f64()
+            ),
+        );
+        e.headers
+            .push((header::CONNECTION, HeaderValue::from_static("close")));
+        e
     }
 
     /// 401 `AuthenticationFailed`; the SDK raises ClientAuthenticationError.
@@ -107,9 +158,15 @@ impl ApiError {
 
 impl From<EngineError> for ApiError {
     fn from(e: EngineError) -> ApiError {
+        let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let body = match ValidationErrors::from_vec(e.details) {
+            // Input problems: the core's body, with its (bounded) details list.
+            Some(problems) => problems.to_arm_error(),
+            None => arm_error(e.code, &e.message, e.target.as_deref()),
+        };
         ApiError {
-            status: StatusCode::from_u16(e.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-            body: e.to_arm_error(),
+            status,
+            body,
             headers: Vec::new(),
         }
     }
@@ -122,5 +179,41 @@ impl From<ValidationErrors> for ApiError {
             body: e.to_arm_error(),
             headers: Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_body_comes_from_arm_error_or_the_cores_validation_errors() {
+        let problems = ValidationErrors::from_vec(vec![
+            FieldError::bad_request("properties.a", "is required"),
+            FieldError::bad_request("properties.b", "must be a number"),
+        ])
+        .unwrap();
+        let engine = EngineError::from(problems.clone());
+        assert_eq!(engine_error_body(engine), problems.to_arm_error());
+
+        let missing = ApiError::from(EngineError::not_found("the job 'j' does not exist"));
+        assert_eq!(missing.status, StatusCode::NOT_FOUND);
+        assert_eq!(
+            missing.body,
+            json!({"error": {"code": "ResourceNotFound", "message": "the job 'j' does not exist"}})
+        );
+        assert_eq!(
+            ApiError::query_parameter("api-version", "is required").body,
+            arm_error(
+                "MissingOrInvalidRequiredQueryParameter",
+                "is required",
+                Some("api-version")
+            )
+        );
+        let limited = ApiError::too_many_requests(std::time::Duration::from_millis(29_001));
+        assert_eq!(limited.status, StatusCode::TOO_MANY_REQUESTS);
+        assert!(limited
+            .headers
+            .contains(&(header::RETRY_AFTER, HeaderValue::from(30u64))));
     }
 }

@@ -1,9 +1,9 @@
 //! One handler for every request: request id, authentication, dispatch to the engine, response.
 
-use crate::body::read_json;
 use crate::error::ApiError;
 use crate::query::{Paging, Query};
 use crate::route::Operation;
+use crate::server::{Connection, ServeConfig};
 use crate::Api;
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -61,7 +61,12 @@ pub(crate) async fn handle(State(api): State<Arc<Api>>, request: Request) -> Res
 
 async fn dispatch(api: &Arc<Api>, request: Request) -> Result<Response, ApiError> {
     let (parts, body) = request.into_parts();
-    api.token.check(&parts.headers)?;
+    let connection = parts.extensions.get::<Connection>().copied();
+    authenticate(api, &parts, connection)?;
+    let body_timeout = connection.map_or(ServeConfig::DEFAULT_BODY_READ_TIMEOUT, |c| {
+        c.body_read_timeout
+    });
+    let read_json = |body| crate::body::read_json(&parts.headers, body, body_timeout);
     let operation = Operation::parse(&parts.method, parts.uri.path())?;
     let query = Query::parse(parts.uri.query());
     let api_version = query.api_version()?;
@@ -87,12 +92,12 @@ async fn dispatch(api: &Arc<Api>, request: Request) -> Result<Response, ApiError
             &call(api, move |e| e.get_collection(&key)).await?,
         ),
         O::PutCollection(key) => {
-            let body = read_json(&parts.headers, body).await?;
+            let body = read_json(body).await?;
             let put = call(api, move |e| e.put_collection(&key, body)).await?;
             json(created_or_ok(put.created), &put.value)
         }
         O::PatchCollection(key) => {
-            let body = read_json(&parts.headers, body).await?;
+            let body = read_json(body).await?;
             json(
                 StatusCode::OK,
                 &call(api, move |e| e.patch_collection(&key, body)).await?,
@@ -112,12 +117,12 @@ async fn dispatch(api: &Arc<Api>, request: Request) -> Result<Response, ApiError
         }
         O::GetJob(key) => json(StatusCode::OK, &call(api, move |e| e.get_job(&key)).await?),
         O::PutJob(key) => {
-            let body = read_json(&parts.headers, body).await?;
+            let body = read_json(body).await?;
             let put = call(api, move |e| e.put_job(&key, body)).await?;
             json(created_or_ok(put.created), &put.value)
         }
         O::PatchJob(key) => {
-            let body = read_json(&parts.headers, body).await?;
+            let body = read_json(body).await?;
             json(
                 StatusCode::OK,
                 &call(api, move |e| e.patch_job(&key, body)).await?,
@@ -140,7 +145,7 @@ async fn dispatch(api: &Arc<Api>, request: Request) -> Result<Response, ApiError
             .await?;
             let next = page
                 .more
-                .then(|| next_link(&parts, api_version, query.filter(), paging));
+                .then(|| next_link(&parts, connection, api_version, query.filter(), paging));
             list(&page.items, next)
         }
         O::ListJobHistory(key) => {
@@ -152,8 +157,30 @@ async fn dispatch(api: &Arc<Api>, request: Request) -> Result<Response, ApiError
             .await?;
             let next = page
                 .more
-                .then(|| next_link(&parts, api_version, query.filter(), paging));
+                .then(|| next_link(&parts, connection, api_version, query.filter(), paging));
             list(&page.items, next)
+        }
+    }
+}
+
+/// The bearer token, behind the per-peer throttle (`throttle.rs`): a locked-out peer gets 429
+/// before its token is looked at.
+fn authenticate(api: &Api, parts: &Parts, connection: Option<Connection>) -> Result<(), ApiError> {
+    let Some(peer) = connection.map(|c| c.peer.ip()) else {
+        return api.token.check(&parts.headers);
+    };
+    let now = Instant::now();
+    api.throttle
+        .check(peer, now)
+        .map_err(ApiError::too_many_requests)?;
+    match api.token.check(&parts.headers) {
+        Ok(()) => {
+            api.throttle.succeeded(peer);
+            Ok(())
+        }
+        Err(e) => {
+            api.throttle.failed(peer, now);
+            Err(e)
         }
     }
 }
@@ -213,15 +240,29 @@ fn empty(status: StatusCode) -> Response {
     response
 }
 
-/// The absolute URL of the next page: same host, path, api-version and filter; `$skip` moved on.
-fn next_link(parts: &Parts, api_version: &str, filter: Option<&str>, paging: Paging) -> String {
+/// The absolute URL of the next page: same scheme, host, path, api-version and filter; `$skip`
+/// moved on. The scheme is the connection's (https when the server does TLS), the host the
+/// request's (`Host`, or the authority of an absolute-form request). `X-Forwarded-*` and
+/// `Forwarded` are ignored: any client can send them (docs/semantics.md).
+fn next_link(
+    parts: &Parts,
+    connection: Option<Connection>,
+    api_version: &str,
+    filter: Option<&str>,
+    paging: Paging,
+) -> String {
+    let scheme = if connection.is_some_and(|c| c.https) {
+        "https"
+    } else {
+        "http"
+    };
     let host = parts.uri.authority().map(|a| a.as_str()).or_else(|| {
         parts
             .headers
             .get(header::HOST)
             .and_then(|h| h.to_str().ok())
     });
-    let mut link = host.map(|h| format!("http://{h}")).unwrap_or_default();
+    let mut link = host.map(|h| format!("{scheme}://{h}")).unwrap_or_default();
     link.push_str(parts.uri.path());
     link.push_str("?api-version=");
     link.extend(utf8_percent_encode(api_version, QUERY_VALUE));

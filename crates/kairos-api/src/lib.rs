@@ -17,9 +17,12 @@
 //!   writer lock and SQLite's busy timeout (up to 5 s). On the async workers that wait would stall
 //!   every other request and the runner; on the blocking pool it stalls only itself.
 //!   The hand-off costs a few microseconds; `examples/load.rs` measures the whole path.
-//! - **Checks in a fixed order**: authentication (401), path (404), method (405), api-version
-//!   and query (400), body (413, 400), then the engine (its own status and ARM error).
-//!   A client without the token learns nothing about which paths exist.
+//! - **Checks in a fixed order**: the failed-authentication throttle (429), authentication
+//!   (401), path (404), method (405), api-version and query (400), body (408, 413, 400), then
+//!   the engine (its own status and ARM error). A client without the token learns nothing about
+//!   which paths exist.
+//! - **Its own server loop** (`server.rs`) instead of `axum::serve`: TLS, a connection cap,
+//!   header and body timeouts, and the peer address and scheme for the handlers.
 //!
 //! Every choice where Azure's behaviour is unknown is written down in docs/semantics.md,
 //! section "REST API".
@@ -31,11 +34,16 @@ mod handlers;
 pub mod local;
 mod query;
 mod route;
+mod server;
+mod throttle;
 
 use axum::Router;
 use kairos_engine::Engine;
-use std::future::Future;
 use std::sync::Arc;
+
+pub use error::{arm_error, engine_error_body};
+pub use server::{load_tls, serve, ServeConfig};
+pub use throttle::{FAILURES as THROTTLE_FAILURES, FIRST_LOCKOUT as THROTTLE_FIRST_LOCKOUT};
 
 /// The api-version the API implements and writes.
 pub const API_VERSION: &str = "2016-03-01";
@@ -59,6 +67,7 @@ pub const MAX_PAGE_SIZE: usize = 100;
 pub(crate) struct Api {
     pub engine: Engine,
     pub token: auth::Token,
+    pub throttle: throttle::Throttle,
 }
 
 /// The REST API over `engine`, for clients that send `Authorization: Bearer {token}`.
@@ -68,20 +77,7 @@ pub fn router(engine: Engine, token: String) -> Router {
     let api = Arc::new(Api {
         engine,
         token: auth::Token::new(token),
+        throttle: throttle::Throttle::default(),
     });
     Router::new().fallback(handlers::handle).with_state(api)
-}
-
-/// Serve `router` on `listener` until `shutdown` resolves, then finish the requests in flight.
-///
-/// Keeps axum out of the binaries: they only hand over a listener.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    router: Router,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
-        .tcp_nodelay(true)
-        .await
 }

@@ -25,17 +25,34 @@ pub fn data_dir(given: Option<&Path>) -> Result<PathBuf, String> {
     Ok(dir)
 }
 
+/// The shortest token accepted, in characters. Generated tokens have 64.
+pub const MIN_TOKEN_CHARS: usize = 32;
+
 /// `KAIROS_API_TOKEN` when set (and not blank), else the token kept in `DIR/api-token`, created
-/// on first start. Neither is ever logged.
+/// on first start. Neither is ever logged. A token shorter than [`MIN_TOKEN_CHARS`] is refused,
+/// from either source: the message says so, without the token.
 pub fn api_token(dir: &Path) -> Result<String, String> {
     if let Ok(token) = std::env::var("KAIROS_API_TOKEN") {
         if !token.trim().is_empty() {
             tracing::info!("API token from KAIROS_API_TOKEN");
-            return Ok(token.trim().to_string());
+            return long_enough(token.trim().to_string(), "KAIROS_API_TOKEN");
         }
         tracing::warn!("KAIROS_API_TOKEN is set but blank; using the api-token file");
     }
-    token_from_file(dir)
+    let token = token_from_file(dir)?;
+    long_enough(token, &dir.join(TOKEN_FILE).display().to_string())
+}
+
+fn long_enough(token: String, source: &str) -> Result<String, String> {
+    let chars = token.chars().count();
+    if chars < MIN_TOKEN_CHARS {
+        return Err(format!(
+            "the API token from {source} has {chars} characters; at least {MIN_TOKEN_CHARS} are \
+             required (for example: head -c 32 /dev/urandom | base64), or leave KAIROS_API_TOKEN \
+             unset to use a generated one"
+        ));
+    }
+    Ok(token)
 }
 
 fn token_from_file(dir: &Path) -> Result<String, String> {

@@ -60,7 +60,12 @@ impl Server {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let router = kairos_api::router(engine, TOKEN.to_string());
-        tokio::spawn(kairos_api::serve(listener, router, std::future::pending()));
+        tokio::spawn(kairos_api::serve(
+            listener,
+            router,
+            kairos_api::ServeConfig::default(),
+            std::future::pending(),
+        ));
         Server {
             base,
             client: reqwest::Client::new(),
@@ -685,6 +690,22 @@ async fn job_list_pages_through_next_link_and_filters() {
     )
     .await;
     assert_eq!(disabled, [vec!["job1", "job4", "job7"]]);
+
+    // Forwarded headers come from the client and are ignored: the link keeps the connection's
+    // scheme (plain http here) and the Host the request was sent to.
+    let forwarded = s
+        .client
+        .get(format!("{}{jobs}?{API}&$top=1", s.base))
+        .bearer_auth(TOKEN)
+        .header("x-forwarded-proto", "https")
+        .header("x-forwarded-host", "evil.example")
+        .header("forwarded", "proto=https;host=evil.example")
+        .send()
+        .await
+        .unwrap();
+    let body: Value = serde_json::from_str(&forwarded.text().await.unwrap()).unwrap();
+    let next = body["nextLink"].as_str().unwrap();
+    assert!(next.starts_with(&format!("{}{jobs}?", s.base)), "{next}");
     assert_eq!(
         pages(&s, &jobs, format!("{jobs}?{API}&$filter=state eq Faulted")).await,
         [Vec::<String>::new()]

@@ -1,9 +1,15 @@
 //! `kairos serve`: the scheduler and the REST API in one process, until SIGINT or SIGTERM.
 //!
-//! Contract (DESIGN.md): once ready, exactly one line `listening on http://ADDR` on stdout; logs
-//! on stderr (`RUST_LOG`, default `info`), never with the token or any secret. Bad arguments, an
-//! address that cannot be bound and an unusable data directory exit with code 2 and the ARM
-//! error body on stderr, like the other commands; a database that cannot be opened exits with 1.
+//! Contract (DESIGN.md): once ready, exactly one line `listening on http://ADDR` (`https://`
+//! with `--tls-cert`) on stdout; logs on stderr (`RUST_LOG`, default `info`), never with the
+//! token or any secret. Bad arguments, an address that cannot be bound, an unusable data
+//! directory, a token shorter than 32 characters and unreadable TLS files exit with code 2 and
+//! the ARM error body on stderr, like the other commands; a database that cannot be opened
+//! exits with 1.
+//!
+//! On a network: a non-loopback `--listen` over plain http is refused unless `--insecure-http`
+//! (the bearer token would cross the network in clear text); `--tls-cert`/`--tls-key` serve
+//! HTTPS. The connection cap and the header and body timeouts are `kairos_api::ServeConfig`'s.
 //!
 //! The signal handlers are installed before the line is printed, so a client that stops the
 //! server right after reading it gets a clean exit (code 0), never the default signal death.
@@ -11,6 +17,7 @@
 use crate::commands::report;
 use clap::Args;
 use kairos_api::local::{api_token, create_private, data_dir, DATABASE_FILE};
+use kairos_api::ServeConfig;
 use kairos_core::FieldError;
 use kairos_engine::{Database, Engine, EngineConfig};
 use std::io::Write;
@@ -34,6 +41,41 @@ pub struct ServeArgs {
     /// default: the platform data directory (~/.local/share/kairos on Linux).
     #[arg(long)]
     data_dir: Option<PathBuf>,
+    /// Serve HTTPS with this PEM certificate chain (leaf first); needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The PEM private key of --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Allow plain http on a non-loopback --listen address (the token then crosses the network
+    /// in clear text; for use behind a TLS-terminating proxy).
+    #[arg(long, conflicts_with = "tls_cert")]
+    insecure_http: bool,
+    /// Open connections at most; further ones are closed at once.
+    #[arg(long, value_name = "N", default_value_t = ServeConfig::DEFAULT_MAX_CONNECTIONS as u32,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    max_connections: u32,
+    /// Seconds a client has to send the TLS handshake and each request head (also the idle
+    /// keep-alive time).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
+    header_read_timeout: Duration,
+    /// Seconds a client has to send a request body.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
+    body_read_timeout: Duration,
+    /// Refuse to send actions (and OAuth token requests) to loopback, private, link-local and
+    /// other non-public addresses, checked on the resolved addresses at connect time.
+    #[arg(long)]
+    deny_private_targets: bool,
+}
+
+/// A timeout in seconds, fractions allowed: more than 0, at most an hour.
+fn seconds(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "'{text}' is not a number of seconds from 0 (exclusive) to 3600"
+        )),
+    }
 }
 
 pub fn serve(args: &ServeArgs) -> ExitCode {
@@ -41,6 +83,21 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
         Ok(addr) => addr,
         Err(message) => return report(&FieldError::bad_request("--listen", message).into()),
     };
+    let tls_files = args.tls_cert.as_deref().zip(args.tls_key.as_deref());
+    if !addr.ip().is_loopback() && tls_files.is_none() && !args.insecure_http {
+        return report(
+            &FieldError::bad_request(
+                "--listen",
+                format!(
+                    "{addr} is not a loopback address, and plain http would send the API token \
+                     across the network in clear text; serve HTTPS with --tls-cert FILE \
+                     --tls-key FILE, or pass --insecure-http to accept that (e.g. behind a \
+                     TLS-terminating proxy)"
+                ),
+            )
+            .into(),
+        );
+    }
     let dir = match data_dir(args.data_dir.as_deref()) {
         Ok(dir) => dir,
         Err(message) => return report(&FieldError::bad_request("--data-dir", message).into()),
@@ -48,7 +105,28 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
     init_logging();
     let token = match api_token(&dir) {
         Ok(token) => token,
-        Err(message) => return report(&FieldError::bad_request("--data-dir", message).into()),
+        Err(message) => {
+            let from_env = std::env::var("KAIROS_API_TOKEN").is_ok_and(|t| !t.trim().is_empty());
+            let target = if from_env {
+                "KAIROS_API_TOKEN"
+            } else {
+                "--data-dir"
+            };
+            return report(&FieldError::bad_request(target, message).into());
+        }
+    };
+    let tls = match tls_files.map(|(cert, key)| kairos_api::load_tls(cert, key)) {
+        None => None,
+        Some(Ok(acceptor)) => Some(acceptor),
+        Some(Err(message)) => {
+            return report(&FieldError::bad_request("--tls-cert", message).into())
+        }
+    };
+    let config = ServeConfig {
+        tls,
+        header_read_timeout: args.header_read_timeout,
+        body_read_timeout: args.body_read_timeout,
+        max_connections: args.max_connections as usize,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -62,14 +140,20 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
             )
         }
     };
-    let code = runtime.block_on(run(addr, dir, token));
+    let code = runtime.block_on(run(addr, dir, token, config, args.deny_private_targets));
     // Engine calls still on the blocking pool get a moment; the database stays consistent
     // either way (every change is one transaction).
     runtime.shutdown_timeout(Duration::from_secs(1));
     code
 }
 
-async fn run(addr: SocketAddr, dir: PathBuf, token: String) -> ExitCode {
+async fn run(
+    addr: SocketAddr,
+    dir: PathBuf,
+    token: String,
+    config: ServeConfig,
+    deny_private_targets: bool,
+) -> ExitCode {
     let mut signals = match Signals::install() {
         Ok(signals) => signals,
         Err(e) => {
@@ -109,27 +193,37 @@ async fn run(addr: SocketAddr, dir: PathBuf, token: String) -> ExitCode {
             .into(),
         );
     }
-    let engine = match Engine::open(EngineConfig::new(Database::File(database.clone()))) {
+    let mut engine_config = EngineConfig::new(Database::File(database.clone()));
+    engine_config.actions.deny_private_targets = deny_private_targets;
+    let engine = match Engine::open(engine_config) {
         Ok(engine) => engine,
         Err(e) => {
-            eprintln!("{}", e.to_arm_error());
+            eprintln!("{}", kairos_api::engine_error_body(e));
             return ExitCode::from(EXIT_FAILURE);
         }
     };
     tracing::info!(database = %database.display(), "database open");
-    if !local.ip().is_loopback() {
-        tracing::warn!(%local, "listening on a non-loopback address: the API is reachable from the network over plain HTTP");
+    let scheme = if config.tls.is_some() {
+        "https"
+    } else {
+        "http"
+    };
+    if !local.ip().is_loopback() && config.tls.is_none() {
+        tracing::warn!(%local, "--insecure-http: the API is reachable from the network over plain HTTP");
+    }
+    if deny_private_targets {
+        tracing::info!("actions may not reach private or local addresses (--deny-private-targets)");
     }
 
     let runner = engine.start_runner();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let router = kairos_api::router(engine, token);
-    let mut server = tokio::spawn(kairos_api::serve(listener, router, async {
+    let mut server = tokio::spawn(kairos_api::serve(listener, router, config, async {
         let _ = stopped.await;
     }));
 
     let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(stdout, "listening on http://{local}");
+    let _ = writeln!(stdout, "listening on {scheme}://{local}");
     let _ = stdout.flush();
     drop(stdout);
     tracing::info!(%local, "ready");
@@ -192,10 +286,7 @@ fn init_logging() {
 
 /// A failure that is not the caller's input: the ARM error body on stderr, exit code 1.
 fn fail(code: &str, message: &str) -> ExitCode {
-    eprintln!(
-        "{}",
-        serde_json::json!({"error": {"code": code, "message": message}})
-    );
+    eprintln!("{}", kairos_api::arm_error(code, message, None));
     ExitCode::from(EXIT_FAILURE)
 }
 

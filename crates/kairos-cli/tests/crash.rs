@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const TOKEN: &str = "crash-test-token";
+const TOKEN: &str = "crash-test-token-0123456789abcdef";
 const JOBS: usize = 8;
 
 /// A loopback HTTP target that records each request's execution tag and, while `hang` is set,

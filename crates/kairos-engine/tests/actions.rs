@@ -10,7 +10,7 @@ use axum::Router;
 use chrono::{TimeZone, Utc};
 use kairos_core::model::Secret;
 use kairos_core::valid::{ActionKind, HttpAction, HttpAuth};
-use kairos_engine::actions::{AttemptContext, Executor, Outcome};
+use kairos_engine::actions::{AttemptContext, Executor, ExecutorConfig, Outcome};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -50,7 +50,8 @@ impl Server {
             .route("/status/:code", any(status))
             .route("/big/:kind", get(big))
             .route("/slow", get(slow))
-            .route("/redirect", get(redirect))
+            .route("/redirect", any(redirect))
+            .route("/loop", any(|| async { Redirect::temporary("/loop") }))
             .route("/peer", get(peer))
             .with_state(log.clone());
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -175,6 +176,10 @@ async fn check(
         );
     }
     outcome
+}
+
+fn urlencode(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
 fn header<'a>(seen: &'a Seen, name: &str) -> Vec<&'a [u8]> {
@@ -378,6 +383,160 @@ async fn redirects_are_followed_and_credentials_do_not_cross_to_another_host() {
     let seen = &second.seen()[0];
     assert!(header(seen, "authorization").is_empty());
     assert_eq!(header(seen, "x-ms-scheduler-jobid"), vec![b"ping"]);
+}
+
+#[tokio::test]
+async fn the_jobs_headers_do_not_follow_a_redirect_to_another_origin() {
+    let first = Server::start().await;
+    let second = Server::start().await;
+    let executor = executor();
+    let mut action = http("http://unused/");
+    action.method = "POST".into();
+    action.body = Some("payload".into());
+    action.headers = vec![
+        ("x-api-key".into(), "key-123".into()),
+        ("Ocp-Apim-Subscription-Key".into(), "sub-456".into()),
+        ("Cookie".into(), "session=789".into()),
+        ("Content-Type".into(), "text/plain".into()),
+        ("Accept".into(), "text/plain".into()),
+    ];
+
+    // Same origin (307): everything the job set arrives, method and body too.
+    action.uri = first
+        .url(&format!("/redirect?to={}", first.url("/echo")))
+        .parse()
+        .unwrap();
+    check(
+        &executor,
+        ActionKind::Http(action.clone()),
+        true,
+        &["Body: recorded"],
+    )
+    .await;
+    let seen = &first.seen()[0];
+    assert_eq!(
+        (seen.method.as_str(), seen.body.as_str()),
+        ("POST", "payload")
+    );
+    assert_eq!(header(seen, "x-api-key"), vec![b"key-123"]);
+    assert_eq!(header(seen, "ocp-apim-subscription-key"), vec![b"sub-456"]);
+    assert_eq!(header(seen, "cookie"), vec![b"session=789"]);
+    assert_eq!(
+        header(seen, "authorization"),
+        vec![format!("Basic {BASIC_TOKEN}").as_bytes()]
+    );
+
+    // Another origin (another port): the 307 keeps method and body, but of the request's
+    // headers only the harmless ones and the scheduler's own go along.
+    action.uri = first
+        .url(&format!("/redirect?to={}", second.url("/echo")))
+        .parse()
+        .unwrap();
+    check(
+        &executor,
+        ActionKind::Http(action.clone()),
+        true,
+        &["Body: recorded"],
+    )
+    .await;
+    let seen = &second.seen()[0];
+    assert_eq!(
+        (seen.method.as_str(), seen.body.as_str()),
+        ("POST", "payload")
+    );
+    for secret in [
+        "x-api-key",
+        "ocp-apim-subscription-key",
+        "cookie",
+        "authorization",
+    ] {
+        assert!(
+            header(seen, secret).is_empty(),
+            "{secret} crossed to another origin"
+        );
+    }
+    assert_eq!(header(seen, "content-type"), vec![b"text/plain"]);
+    assert_eq!(header(seen, "accept"), vec![b"text/plain"]);
+    assert_eq!(header(seen, "x-ms-execution-tag"), vec![TAG.as_bytes()]);
+
+    // And they stay behind when a later hop comes back to the first origin.
+    let back = second.url(&format!("/redirect?to={}", first.url("/echo")));
+    action.uri = first
+        .url(&format!("/redirect?to={}", urlencode(&back)))
+        .parse()
+        .unwrap();
+    check(
+        &executor,
+        ActionKind::Http(action),
+        true,
+        &["Body: recorded"],
+    )
+    .await;
+    let seen = &first.seen()[1];
+    assert!(header(seen, "x-api-key").is_empty(), "{:?}", seen.headers);
+}
+
+#[tokio::test]
+async fn redirect_loops_end_after_ten_hops() {
+    let server = Server::start().await;
+    let executor = executor();
+    // `/loop` redirects to itself.
+    check(
+        &executor,
+        ActionKind::Http(http(&server.url("/loop"))),
+        false,
+        &["more than 10 redirects"],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn deny_private_targets_refuses_loopback_which_is_reached_without_it() {
+    let server = Server::start().await;
+    let deny = Executor::with_config(ExecutorConfig {
+        deny_private_targets: true,
+        ..ExecutorConfig::from_env(Duration::from_secs(10))
+    });
+    // An IP literal, and a name that resolves to loopback (checked on the resolved address).
+    let port = server.base.rsplit(':').next().unwrap().to_string();
+    check(
+        &deny,
+        ActionKind::Http(http(&server.url("/echo"))),
+        false,
+        &[
+            "Request to host '127.0.0.1' failed: the target is 127.0.0.1, a loopback (127.0.0.0/8) address",
+            "--deny-private-targets",
+        ],
+    )
+    .await;
+    check(
+        &deny,
+        ActionKind::Http(http(&format!("http://localhost:{port}/echo"))),
+        false,
+        &[
+            "Request to host 'localhost' failed: 'localhost' resolves to ",
+            "loopback",
+            "--deny-private-targets",
+        ],
+    )
+    .await;
+    assert!(server.seen().is_empty(), "nothing reached the server");
+
+    check(
+        &executor(),
+        ActionKind::Http(http(&server.url("/echo"))),
+        true,
+        &["Body: recorded"],
+    )
+    .await;
+    check(
+        &executor(),
+        ActionKind::Http(http(&format!("http://localhost:{port}/echo"))),
+        true,
+        &["Body: recorded"],
+    )
+    .await;
+    assert_eq!(server.seen().len(), 2);
 }
 
 #[tokio::test]

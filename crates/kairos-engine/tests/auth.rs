@@ -962,3 +962,24 @@ async fn a_saved_job_shows_the_certificate_facts_only() {
     );
     assert!(!err.message.contains(PFX_PASSWORD));
 }
+
+#[tokio::test]
+async fn deny_private_targets_refuses_a_token_endpoint_on_loopback() {
+    let aad = AadServer::start(3600).await;
+    let port = aad.base.rsplit(':').next().unwrap();
+    let mut config = config();
+    config.oauth_authority = format!("http://localhost:{port}/aad");
+    config.deny_private_targets = true;
+    let outcome = run(&Executor::with_config(config), &aad.action(CLIENT_SECRET)).await;
+    assert!(!outcome.success);
+    assert!(
+        outcome.message.starts_with(
+            "Http Action - Request to host '127.0.0.1' failed: the ActiveDirectoryOAuth token \
+             could not be obtained from 'localhost': 'localhost' resolves to "
+        ) && outcome.message.contains("--deny-private-targets"),
+        "{}",
+        outcome.message
+    );
+    assert_eq!(aad.token_requests(), 0);
+    assert!(aad.target_saw().is_empty());
+}

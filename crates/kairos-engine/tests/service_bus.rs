@@ -793,3 +793,33 @@ async fn a_service_bus_topic_error_action_runs_after_a_failing_http_action() {
     );
     runner.shutdown().await;
 }
+
+#[tokio::test]
+async fn deny_private_targets_refuses_a_namespace_that_resolves_to_loopback() {
+    let bus = Bus::start().await;
+    let port = bus.base.rsplit(':').next().unwrap();
+    let executor = Executor::with_config(ExecutorConfig {
+        service_bus_url: format!("http://localhost:{port}/{{namespace}}"),
+        deny_private_targets: true,
+        ..ExecutorConfig::from_env(Duration::from_secs(5))
+    });
+    let outcome = executor
+        .execute(&ActionKind::ServiceBusQueue(message("orders")), &ctx())
+        .await;
+    assert!(!outcome.success);
+    assert!(
+        outcome.message.starts_with(
+            "ServiceBusQueue Action - Request to namespace 'contoso-bus' for queue 'orders' failed: 'localhost' resolves to "
+        ) && outcome.message.contains("loopback"),
+        "{}",
+        outcome.message
+    );
+    assert!(bus.arrived().is_empty());
+
+    let reached = bus
+        .executor()
+        .execute(&ActionKind::ServiceBusQueue(message("orders")), &ctx())
+        .await;
+    assert!(reached.success, "{}", reached.message);
+    assert_eq!(bus.arrived().len(), 1);
+}

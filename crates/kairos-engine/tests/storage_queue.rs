@@ -276,3 +276,29 @@ async fn unreachable_services_and_bad_templates_fail_cleanly() {
     assert!(!control.success);
     assert!(control.message.contains("U+0007"), "{}", control.message);
 }
+
+#[tokio::test]
+async fn deny_private_targets_refuses_a_loopback_queue_service() {
+    let (template, log) = start().await;
+    let mut config = ExecutorConfig::from_env(Duration::from_secs(10));
+    config.storage_queue_url = template.clone();
+    config.deny_private_targets = true;
+    let refused = run(&Executor::with_config(config), action("ok", &sas(), "x")).await;
+    assert!(!refused.success);
+    assert!(
+        refused.message.contains(
+            "Put Message failed: request to host '127.0.0.1' failed: the target is 127.0.0.1, a loopback"
+        ) && refused.message.contains("--deny-private-targets"),
+        "{}",
+        refused.message
+    );
+    assert!(log.lock().unwrap().is_empty());
+
+    // The same queue without the option: reached.
+    assert!(
+        run(&executor(&template), action("ok", &sas(), "x"))
+            .await
+            .success
+    );
+    assert_eq!(log.lock().unwrap().len(), 1);
+}

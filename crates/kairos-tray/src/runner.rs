@@ -183,9 +183,14 @@ impl ApiServer {
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let router = kairos_api::router(engine.clone(), token);
         let task = tokio::spawn(async move {
-            let _ = kairos_api::serve(listener, router, async {
-                let _ = stopped.await;
-            })
+            let _ = kairos_api::serve(
+                listener,
+                router,
+                kairos_api::ServeConfig::default(),
+                async {
+                    let _ = stopped.await;
+                },
+            )
             .await;
         });
         tracing::info!(%address, "REST API on");

@@ -134,7 +134,10 @@ fn the_tray_runner_serves_the_rest_api_while_the_setting_is_on() {
 
     let mut runner = std::process::Command::new(env!("CARGO_BIN_EXE_kairos-tray"))
         .env("KAIROS_DATA_DIR", dir.path())
-        .env("KAIROS_API_TOKEN", "token-for-the-test")
+        .env(
+            "KAIROS_API_TOKEN",
+            "token-for-the-tray-test-0123456789abcdef",
+        )
         .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -159,14 +162,14 @@ fn the_tray_runner_serves_the_rest_api_while_the_setting_is_on() {
 
     let path = "/subscriptions/local/resourceGroups/desktop/providers/Microsoft.Scheduler/jobCollections?api-version=2016-03-01";
     assert_eq!(
-        get_status(port, path, Some("token-for-the-test")),
+        get_status(port, path, Some("token-for-the-tray-test-0123456789abcdef")),
         Some(200)
     );
     assert_eq!(get_status(port, path, None), Some(401));
 
     engine.set_setting(SERVE_API, "false").unwrap();
     wait_until("the API to stop after the setting went off", || {
-        get_status(port, path, Some("token-for-the-test")).is_none()
+        get_status(port, path, Some("token-for-the-tray-test-0123456789abcdef")).is_none()
     });
     let _ = std::process::Command::new("kill")
         .arg(runner.id().to_string())

@@ -15,7 +15,8 @@
 //! `Authorization: Bearer`. Opening the PFX and asking for a token count against the attempt's
 //! timeout; when either fails, the attempt fails with the reason and nothing is sent.
 
-use super::{client_cert, oauth, AttemptContext, ExecutorConfig, Outcome};
+use super::redirect::{self, Follow};
+use super::{client_cert, oauth, private, AttemptContext, ExecutorConfig, Outcome};
 use base64::Engine as _;
 use kairos_core::valid::{HttpAction, HttpAuth};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
@@ -85,7 +86,7 @@ pub(super) async fn execute(
         Ok(request) => request,
         Err(why) => return request_failed(host, &why),
     };
-    match client.execute(request).await {
+    match redirect::send(client, config, request, Follow::All).await {
         Ok(response) => {
             if response.status() == StatusCode::UNAUTHORIZED {
                 if let Some(bearer) = &bearer {
@@ -103,8 +104,7 @@ pub(super) async fn execute(
             );
             outcome
         }
-        Err(e) => {
-            let why = describe_error(&e, timeout);
+        Err(why) => {
             tracing::debug!(
                 job = %ctx.job_id,
                 collection = %ctx.job_collection_id,
@@ -285,6 +285,13 @@ pub(super) fn describe_error(e: &reqwest::Error, timeout: Duration) -> String {
     while let Some(source) = next {
         sources.push(source);
         next = source.source();
+    }
+    // Refused by `deny_private_targets` in the DNS resolver: the refusal says it all.
+    if let Some(refused) = sources
+        .iter()
+        .find_map(|s| s.downcast_ref::<private::PrivateTarget>())
+    {
+        return refused.to_string();
     }
     for source in &sources {
         if let Some(io) = source.downcast_ref::<std::io::Error>() {

@@ -11,12 +11,15 @@ mod client_cert;
 mod http;
 mod notification;
 mod oauth;
+mod private;
+mod redirect;
 mod service_bus;
 mod storage_queue;
 
 pub use client_cert::{certificate_facts, CertificateFacts};
 pub(crate) use notification::failure_summary;
 pub use notification::{DbusNotifier, Note, Notifier, NotifyFuture};
+pub use private::non_public_range;
 
 use chrono::{DateTime, Utc};
 use kairos_core::valid::ActionKind;
@@ -47,6 +50,12 @@ pub struct ExecutorConfig {
     /// for tests. Applies to every action's requests, with or without a client certificate; an
     /// entry that is not a DER certificate is skipped with a warning. Default: none.
     pub extra_root_certificates: Vec<Vec<u8>>,
+    /// Refuse to send anything to loopback, private (RFC 1918, fc00::/7), link-local,
+    /// unspecified and other non-public addresses (`kairos serve --deny-private-targets`), for
+    /// every action and the OAuth token request. Checked on the addresses a name resolves to,
+    /// at connect time, and on every redirect hop; proxies are not used while it is on (see
+    /// `private.rs`). Default: off (the desktop app never turns it on).
+    pub deny_private_targets: bool,
     /// Delivers Notification actions (the OS notification service by default; the desktop
     /// app plugs in its own).
     pub notifier: Arc<dyn Notifier>,
@@ -73,6 +82,7 @@ impl ExecutorConfig {
             oauth_authority: var("KAIROS_AAD_AUTHORITY", Self::DEFAULT_OAUTH_AUTHORITY),
             oauth_refresh_margin: Self::DEFAULT_OAUTH_REFRESH_MARGIN,
             extra_root_certificates: Vec::new(),
+            deny_private_targets: false,
             notifier: Arc::new(DbusNotifier::default()),
         }
     }
@@ -151,11 +161,12 @@ impl Outcome {
 /// HTTP behaviour worth knowing:
 /// * The timeout given to [`Executor::new`] covers the whole attempt: connecting, sending and
 ///   reading the response (Azure's was a static 60 s, spec §10.1).
-/// * Redirects are followed with reqwest's default policy (at most 10 hops), as Azure's .NET
-///   client did by default. On a redirect to another host or port the `Authorization` header
-///   (and cookies) are dropped, so Basic credentials never travel to a host the job did not name.
-///   The outcome is that of the final response.
-/// * The usual proxy variables (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`) are honoured.
+/// * Redirects are followed (at most 10 hops), as Azure's .NET client did by default, by
+///   `redirect::send` rather than by reqwest: on a redirect to another origin only harmless
+///   headers go along (no `Authorization`, cookies or header the job set), so credentials never
+///   travel to a host the job did not name. The outcome is that of the final response.
+/// * The usual proxy variables (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`) are honoured, unless
+///   `deny_private_targets` is on.
 #[derive(Debug, Clone)]
 pub struct Executor {
     client: reqwest::Client,
@@ -215,11 +226,17 @@ impl Executor {
 /// The settings of every outbound HTTP client: the shared one, and the one per client
 /// certificate (which adds its identity).
 fn client_builder(config: &ExecutorConfig) -> reqwest::ClientBuilder {
-    let builder = reqwest::Client::builder()
+    let mut builder = reqwest::Client::builder()
         .timeout(config.timeout)
         .pool_max_idle_per_host(POOL_MAX_IDLE_PER_HOST)
         .pool_idle_timeout(Duration::from_secs(90))
         .tcp_nodelay(true)
-        .user_agent(USER_AGENT);
+        .user_agent(USER_AGENT)
+        .redirect(reqwest::redirect::Policy::none());
+    if config.deny_private_targets {
+        builder = builder
+            .dns_resolver(Arc::new(private::PublicOnlyResolver))
+            .no_proxy();
+    }
     client_cert::trust_extra_roots(builder, &config.extra_root_certificates)
 }

@@ -19,6 +19,7 @@
 //! should an endpoint echo it) nor a token.
 
 use super::http::describe_error;
+use super::redirect::{self, Follow};
 use super::ExecutorConfig;
 use kairos_core::model::Secret;
 use reqwest::header::{HeaderValue, ACCEPT};
@@ -189,14 +190,17 @@ async fn fetch(
         ("client_secret", secret.expose()),
         ("resource", audience),
     ];
-    let mut response = client
+    let request = client
         .post(url)
         .header(ACCEPT, "application/json")
         .timeout(timeout)
         .form(&form)
-        .send()
-        .await
+        .build()
         .map_err(|e| failed(describe_error(&e, config.timeout)))?;
+    // The body carries the client secret, which a 307 would repeat to the other host.
+    let mut response = redirect::send(client, config, request, Follow::SameOrigin)
+        .await
+        .map_err(failed)?;
 
     let status = response.status();
     let mut body = Vec::new();

@@ -44,6 +44,7 @@
 //! scrubbed of both in case a server echoes the request.
 
 use super::http::{describe_error, truncate_body, BODY_LIMIT};
+use super::redirect::{self, Follow};
 use super::{AttemptContext, ExecutorConfig, Outcome};
 use base64::Engine as _;
 use chrono::{DateTime, Utc};
@@ -151,7 +152,7 @@ pub(super) async fn execute(
         encoded_signature.as_str(),
     ];
 
-    match client.execute(request).await {
+    match redirect::send(client, config, request, Follow::All).await {
         Ok(response) => {
             let outcome = describe_response(&target, response, &secrets, config.timeout).await;
             tracing::debug!(
@@ -164,8 +165,7 @@ pub(super) async fn execute(
             );
             outcome
         }
-        Err(e) => {
-            let why = describe_error(&e, config.timeout);
+        Err(why) => {
             tracing::debug!(
                 job = %ctx.job_id,
                 collection = %ctx.job_collection_id,

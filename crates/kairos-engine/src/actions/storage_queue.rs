@@ -32,6 +32,7 @@
 //! described without the URL, and text from the response is scrubbed of the token and its
 //! signature before it is shown.
 
+use super::redirect::{self, Follow};
 use super::{http, AttemptContext, ExecutorConfig, Outcome};
 use base64::Engine as _;
 use kairos_core::valid::StorageQueueAction;
@@ -96,12 +97,13 @@ pub(crate) async fn put_message(
     if let Ok(id) = HeaderValue::from_str(&ctx.client_request_id) {
         request = request.header("x-ms-client-request-id", id);
     }
-    let outcome = match request.send().await {
+    let sent = match request.build() {
+        Ok(request) => redirect::send(client, config, request, Follow::All).await,
+        Err(e) => Err(http::describe_error(&e, config.timeout)),
+    };
+    let outcome = match sent {
         Ok(response) => target.describe_response(response, sas).await,
-        Err(e) => target.request_failed(&format!(
-            "request to host '{host}' failed: {}",
-            http::describe_error(&e, config.timeout)
-        )),
+        Err(why) => target.request_failed(&format!("request to host '{host}' failed: {why}")),
     };
     tracing::debug!(
         job = %ctx.job_id,
