@@ -2,23 +2,21 @@
 
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
+use crate::jobs::{first_run, job_from_row, load_job_plans, reresolve_calendars, JOB_COLUMNS};
 use crate::keys::CollectionKey;
 use crate::merge::merge_patch;
-use crate::quota::{limits, shortest_gap_minutes};
+use crate::quota::{limits, shortest_gap_minutes, uses_authentication};
+use crate::rows::{collection_id, collection_not_found as not_found, load_collection};
 use crate::time::to_ms;
+use chrono::{DateTime, Utc};
 use kairos_core::document::from_value_at;
-use kairos_core::model::{JobCollectionDefinition, JobCollectionState, SkuName};
+use kairos_core::model::{JobCollectionDefinition, JobCollectionState, JobState, SkuName};
 use rusqlite::{params, OptionalExtension, Transaction};
 use serde_json::Value;
 
-pub const COLLECTION_TYPE: &str = "Microsoft.Scheduler/jobCollections";
+pub use crate::outcome::Put;
 
-/// The result of a PUT: the resource and whether it was created (201) or replaced (200).
-#[derive(Debug, Clone)]
-pub struct Put<T> {
-    pub value: T,
-    pub created: bool,
-}
+pub const COLLECTION_TYPE: &str = "Microsoft.Scheduler/jobCollections";
 
 impl Engine {
     pub fn put_collection(
@@ -37,7 +35,7 @@ impl Engine {
                 Some(id) => {
                     tx.execute("UPDATE collections SET definition = ?1 WHERE id = ?2", params![json, id])?;
                     let calendars = def.properties.calendars.clone().unwrap_or_default();
-                    let changed = crate::jobs::reresolve_calendars(tx, id, &calendars, clock_now)?;
+                    let changed = reresolve_calendars(tx, id, &calendars, clock_now)?;
                     Ok((false, changed))
                 }
                 None => {
@@ -73,7 +71,7 @@ impl Engine {
                 params![stored_json(&def), id],
             )?;
             let calendars = def.properties.calendars.clone().unwrap_or_default();
-            crate::jobs::reresolve_calendars(tx, id, &calendars, now)
+            reresolve_calendars(tx, id, &calendars, now)
         })?;
         self.calendars_changed(&changed);
         self.get_collection(key)
@@ -175,6 +173,36 @@ impl Engine {
         self.wake_runner();
         Ok(())
     }
+
+    /// Enable or disable one job by row id; terminal jobs are left alone.
+    pub(crate) fn set_job_state_by_id(
+        &self,
+        job_id: i64,
+        enabled: bool,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        self.inner.store.write(|tx| {
+            let row = tx
+                .query_row(&format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?1"), params![job_id], job_from_row)
+                .optional()?;
+            let Some(row) = row else { return Ok(()) };
+            if matches!(row.state, JobState::Completed | JobState::Faulted) {
+                return Ok(());
+            }
+            let mut properties: Value = serde_json::from_str(&row.properties).unwrap_or(Value::Null);
+            let state = if enabled { JobState::Enabled } else { JobState::Disabled };
+            merge_patch(&mut properties, &serde_json::json!({"state": state.as_str()}));
+            let json = properties.to_string();
+            let next_run = if enabled { first_run(&json, row.series_anchor, row.series_runs, now)? } else { None };
+            tx.execute(
+                "UPDATE jobs SET properties = ?1, state = ?2, next_run = ?3, version = version + 1 WHERE id = ?4",
+                params![json, state.as_str(), next_run, row.id],
+            )?;
+            Ok(())
+        })?;
+        self.inner.plans.forget(job_id);
+        Ok(())
+    }
 }
 
 fn parse_collection(body: Value) -> Result<JobCollectionDefinition> {
@@ -240,7 +268,7 @@ fn check_collection(
         )));
     }
     let Some(id) = existing else { return Ok(()) };
-    let jobs = crate::jobs::load_job_plans(tx, id)?;
+    let jobs = load_job_plans(tx, id)?;
     if jobs.len() as u64 > l.max_job_count {
         return Err(EngineError::conflict(format!(
             "the collection has {} jobs; the Free plan allows {}",
@@ -256,7 +284,7 @@ fn check_collection(
                 )));
             }
         }
-        if crate::jobs::uses_authentication(&plan.job.action) {
+        if uses_authentication(&plan.job.action) {
             return Err(EngineError::conflict(format!(
                 "job '{name}' uses outbound authentication, which the Free plan does not allow"
             )));
@@ -289,37 +317,4 @@ fn present(key: &CollectionKey, stored: &str) -> JobCollectionDefinition {
         .name
         .get_or_insert(SkuName::Standard);
     def
-}
-
-pub(crate) fn collection_id(
-    conn: &rusqlite::Connection,
-    key: &CollectionKey,
-) -> Result<Option<i64>> {
-    Ok(conn
-        .query_row(
-            "SELECT id FROM collections WHERE subscription = ?1 AND resource_group = ?2 AND name = ?3",
-            params![key.subscription, key.resource_group, key.name],
-            |r| r.get(0),
-        )
-        .optional()?)
-}
-
-pub(crate) fn load_collection(
-    conn: &rusqlite::Connection,
-    key: &CollectionKey,
-) -> Result<Option<(i64, String)>> {
-    Ok(conn
-        .query_row(
-            "SELECT id, definition FROM collections WHERE subscription = ?1 AND resource_group = ?2 AND name = ?3",
-            params![key.subscription, key.resource_group, key.name],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?)
-}
-
-pub(crate) fn not_found(key: &CollectionKey) -> EngineError {
-    EngineError::not_found(format!(
-        "the job collection '{}' was not found in resource group '{}'",
-        key.name, key.resource_group
-    ))
 }

@@ -1,0 +1,286 @@
+//! Creating and changing jobs: PUT, PATCH, copy, delete, run now (spec §6, §10.4).
+
+use super::calendars::set_resolved_calendars;
+use super::series::{first_run, schedule_of};
+use super::JobRow;
+use crate::engine::Engine;
+use crate::error::{EngineError, Result};
+use crate::keys::JobKey;
+use crate::merge::merge_patch;
+use crate::outcome::Put;
+use crate::plan::{JobPlan, RESOLVED_CALENDARS_KEY};
+use crate::quota::check_job_quota;
+use crate::rows::{collection_not_found, job_not_found, load_collection, load_job, require_job};
+use crate::time::to_ms;
+use kairos_core::document::{from_value_at, MAX_JOB_SIZE};
+use kairos_core::model::{JobCollectionDefinition, JobDefinition, JobProperties, JobState};
+use kairos_core::validate::{truncate_to_second, validate_job_with};
+use rusqlite::params;
+use serde_json::Value;
+
+impl Engine {
+    /// Create or replace a job (PUT replaces the whole definition, spec §6).
+    pub fn put_job(&self, key: &JobKey, body: Value) -> Result<Put<JobDefinition>> {
+        let properties = properties_of(body)?;
+        let created = self.store_job(key, |_| Ok(properties))?;
+        Ok(Put {
+            value: self.get_job(key)?,
+            created,
+        })
+    }
+
+    /// Create or replace a job, keeping each stored secret the new definition leaves out (an
+    /// editor that never saw the secrets can save the job; see `secrets::keep_stored`).
+    pub fn put_job_keeping_secrets(&self, key: &JobKey, body: Value) -> Result<Put<JobDefinition>> {
+        let mut properties = properties_of(body)?;
+        let created = self.store_job(key, |existing| {
+            if let Some(stored) =
+                existing.and_then(|row| serde_json::from_str(&row.properties).ok())
+            {
+                crate::secrets::keep_stored(&mut properties, &stored);
+            }
+            Ok(properties)
+        })?;
+        Ok(Put {
+            value: self.get_job(key)?,
+            created,
+        })
+    }
+
+    /// The stored definition with its secrets, to copy a job (duplicate) without them ever
+    /// leaving the engine.
+    pub fn copy_job(&self, from: &JobKey, to: &JobKey) -> Result<Put<JobDefinition>> {
+        let properties: Value = self.inner.store.read(|conn| {
+            let row = require_job(conn, from)?;
+            Ok(serde_json::from_str(&row.properties).unwrap_or(Value::Null))
+        })?;
+        if self.get_job(to).is_ok() {
+            return Err(EngineError::conflict(format!(
+                "a job named '{}' already exists in '{}'",
+                to.name, to.collection.name
+            )));
+        }
+        let mut properties = properties;
+        if let Value::Object(map) = &mut properties {
+            map.remove(RESOLVED_CALENDARS_KEY);
+        }
+        self.put_job(to, serde_json::json!({ "properties": properties }))
+    }
+
+    /// Merge into a job, down to sub-objects; `null` removes a member (spec §6).
+    pub fn patch_job(&self, key: &JobKey, body: Value) -> Result<JobDefinition> {
+        let patch = properties_of(body)?;
+        self.store_job(key, |existing| {
+            let Some(existing) = existing else {
+                return Err(job_not_found(key));
+            };
+            let mut merged: Value =
+                serde_json::from_str(&existing.properties).unwrap_or(Value::Null);
+            merge_patch(&mut merged, &patch);
+            Ok(merged)
+        })?;
+        self.get_job(key)
+    }
+
+    /// Validate and store a job definition built by `build` from the existing row.
+    fn store_job(
+        &self,
+        key: &JobKey,
+        build: impl FnOnce(Option<&JobRow>) -> Result<Value>,
+    ) -> Result<bool> {
+        let now = self.inner.clock.now();
+        let (created, compiled) = self.inner.store.write(|tx| {
+            let (collection_id, collection_json) =
+                load_collection(tx, &key.collection)?.ok_or_else(|| collection_not_found(&key.collection))?;
+            let collection: JobCollectionDefinition = serde_json::from_str(&collection_json).unwrap_or_default();
+            let existing = load_job(tx, collection_id, &key.name)?;
+            let mut properties = build(existing.as_ref())?;
+            if let Value::Object(map) = &mut properties {
+                map.remove("status"); // service-owned
+                map.remove(RESOLVED_CALENDARS_KEY); // ours, recomputed below
+            }
+            let size = properties.to_string().len();
+            if size > MAX_JOB_SIZE {
+                return Err(EngineError::bad_request(
+                    "properties",
+                    format!("the job definition is {size} bytes; the limit is {MAX_JOB_SIZE} bytes (16K)"),
+                ));
+            }
+            let props: JobProperties = from_value_at(properties.clone(), "properties")?;
+            if let Some(state @ (JobState::Completed | JobState::Faulted)) = props.state {
+                return Err(EngineError::bad_request(
+                    "properties.state",
+                    format!("can be set to Enabled or Disabled only; {state} is set by Kairos when a job ends"),
+                ));
+            }
+            let calendars = collection.properties.calendars.clone().unwrap_or_default();
+            let valid = validate_job_with(&props, now, Some(&calendars))?;
+            set_resolved_calendars(&mut properties, &calendars);
+            if let Some(row) = &existing {
+                if matches!(row.state, JobState::Completed | JobState::Faulted) {
+                    return Err(EngineError::conflict(format!(
+                        "job '{}' is {}; a finished job cannot be changed, only deleted",
+                        key.name, row.state
+                    )));
+                }
+            }
+            check_job_quota(tx, collection_id, &collection, existing.is_none(), &key.name, &valid)?;
+            let state = props.state.unwrap_or(JobState::Enabled);
+            normalize_methods(&mut properties);
+            fill_certificate_facts(&mut properties)?;
+            let json = properties.to_string();
+            let schedule_changed = existing.as_ref().is_none_or(|row| schedule_of(&row.properties) != schedule_of(&json));
+            let (anchor, runs) = match &existing {
+                Some(row) if !schedule_changed => (row.series_anchor, row.series_runs),
+                _ => (to_ms(now), 0),
+            };
+            let next_run = if state == JobState::Enabled { first_run(&json, anchor, runs, now)? } else { None };
+            // A schedule with no run left (an endTime already past) is over as soon as it is set.
+            let (state, finished_at) = if state == JobState::Enabled && next_run.is_none() && schedule_changed {
+                (JobState::Completed, Some(to_ms(now)))
+            } else {
+                (state, None)
+            };
+            match existing {
+                Some(row) => {
+                    tx.execute(
+                        "UPDATE jobs SET properties = ?1, state = ?2, series_anchor = ?3, series_runs = ?4, next_run = ?5,
+                         finished_at = ?6, version = version + 1 WHERE id = ?7",
+                        params![json, state.as_str(), anchor, runs, next_run, finished_at, row.id],
+                    )?;
+                    self.inner.plans.forget(row.id);
+                    Ok((false, (row.id, row.version + 1, anchor, valid)))
+                }
+                None => {
+                    tx.execute(
+                        "INSERT INTO jobs (collection_id, name, properties, state, series_anchor, series_runs, next_run, finished_at)
+                         VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)",
+                        params![collection_id, key.name, json, state.as_str(), anchor, next_run, finished_at],
+                    )?;
+                    Ok((true, (tx.last_insert_rowid(), 0, anchor, valid)))
+                }
+            }
+        })?;
+        // The job was just validated: keep its compiled form for the runner (after the commit,
+        // so the cache never holds a version the database does not).
+        let (id, version, anchor, valid) = compiled;
+        self.inner
+            .plans
+            .insert(id, version, JobPlan::new(valid, anchor));
+        self.wake_runner();
+        Ok(created)
+    }
+
+    pub fn delete_job(&self, key: &JobKey) -> Result<()> {
+        let id = self.inner.store.write(|tx| {
+            let row = require_job(tx, key)?;
+            tx.execute("DELETE FROM jobs WHERE id = ?1", params![row.id])?;
+            Ok(row.id)
+        })?;
+        self.inner.plans.forget(id);
+        self.wake_runner();
+        Ok(())
+    }
+
+    /// Run a job now, outside its schedule (spec §10.4). It does not use up the schedule's `count`.
+    pub fn run_job(&self, key: &JobKey) -> Result<()> {
+        let now = to_ms(truncate_to_second(self.inner.clock.now()));
+        self.inner.store.write(|tx| {
+            let row = require_job(tx, key)?;
+            if matches!(row.state, JobState::Completed | JobState::Faulted) {
+                return Err(EngineError::conflict(format!("job '{}' is {}; it cannot run again", key.name, row.state)));
+            }
+            let repeat = row.repeat_count + 1;
+            tx.execute("UPDATE jobs SET repeat_count = ?1 WHERE id = ?2", params![repeat, row.id])?;
+            tx.execute(
+                "INSERT INTO attempts (job_id, scheduled_time, repeat_count, action_name, retry_count, due_at, is_last)
+                 VALUES (?1, ?2, ?3, 'MainAction', 0, ?2, 0)",
+                params![row.id, now, repeat],
+            )?;
+            Ok(())
+        })?;
+        self.wake_runner();
+        Ok(())
+    }
+}
+
+/// A client certificate's public facts (thumbprint, subject, expiry) are read from the PFX when
+/// the job is saved, so responses can show them while the PFX and its password stay hidden
+/// (spec §8). A PFX that cannot be opened is a 400 naming the field.
+fn fill_certificate_facts(properties: &mut Value) -> Result<()> {
+    for (pointer, path) in [
+        (
+            "/action/request/authentication",
+            "properties.action.request.authentication",
+        ),
+        (
+            "/action/errorAction/request/authentication",
+            "properties.action.errorAction.request.authentication",
+        ),
+    ] {
+        let Some(Value::Object(auth)) = properties.pointer_mut(pointer) else {
+            continue;
+        };
+        let is_cert = auth
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.eq_ignore_ascii_case("ClientCertificate"));
+        let Some(pfx) = auth.get("pfx").and_then(Value::as_str).filter(|_| is_cert) else {
+            continue;
+        };
+        let password = auth
+            .get("password")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let facts = crate::actions::certificate_facts(pfx, password)
+            .map_err(|why| EngineError::bad_request(format!("{path}.pfx"), why))?;
+        auth.insert(
+            "certificateThumbprint".into(),
+            Value::String(facts.thumbprint),
+        );
+        auth.insert(
+            "certificateSubjectName".into(),
+            Value::String(facts.subject_name),
+        );
+        auth.insert(
+            "certificateExpirationDate".into(),
+            Value::String(kairos_core::iso8601::format_datetime(&facts.expiration)),
+        );
+    }
+    Ok(())
+}
+
+/// HTTP methods are stored upper-case (`post` becomes `POST`), in the action and error action.
+fn normalize_methods(properties: &mut Value) {
+    let Some(action) = properties.get_mut("action") else {
+        return;
+    };
+    upper_method(action);
+    if let Some(error_action) = action.get_mut("errorAction") {
+        upper_method(error_action);
+    }
+}
+
+fn upper_method(action: &mut Value) {
+    if let Some(Value::String(m)) = action.pointer_mut("/request/method") {
+        *m = m.trim().to_ascii_uppercase();
+    }
+}
+
+/// `body.properties` of a PUT/PATCH body, which must be an object.
+fn properties_of(body: Value) -> Result<Value> {
+    let Value::Object(mut map) = body else {
+        return Err(EngineError::bad_request(
+            "",
+            "the body must be a JSON object with 'properties'",
+        ));
+    };
+    match map.remove("properties") {
+        Some(p @ Value::Object(_)) => Ok(p),
+        Some(_) => Err(EngineError::bad_request(
+            "properties",
+            "must be a JSON object",
+        )),
+        None => Err(EngineError::bad_request("properties", "is required")),
+    }
+}
