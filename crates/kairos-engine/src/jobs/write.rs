@@ -30,14 +30,16 @@ impl Engine {
     }
 
     /// Create or replace a job, keeping each stored secret the new definition leaves out (an
-    /// editor that never saw the secrets can save the job; see `secrets::keep_stored`).
+    /// editor that never saw the secrets can save the job) unless its destination changed:
+    /// then it must be given again (400 naming it; see `secrets::carry_stored`).
     pub fn put_job_keeping_secrets(&self, key: &JobKey, body: Value) -> Result<Put<JobDefinition>> {
         let mut properties = properties_of(body)?;
         let created = self.store_job(key, |existing| {
             if let Some(stored) =
                 existing.and_then(|row| serde_json::from_str(&row.properties).ok())
             {
-                crate::secrets::keep_stored(&mut properties, &stored);
+                let given = properties.clone();
+                crate::secrets::carry_stored(&mut properties, &stored, &given)?;
             }
             Ok(properties)
         })?;
@@ -67,16 +69,18 @@ impl Engine {
         self.put_job(to, serde_json::json!({ "properties": properties }))
     }
 
-    /// Merge into a job, down to sub-objects; `null` removes a member (spec §6).
+    /// Merge into a job, down to sub-objects; `null` removes a member (spec §6). A stored
+    /// secret whose destination the patch changes must be given again (`secrets::carry_stored`).
     pub fn patch_job(&self, key: &JobKey, body: Value) -> Result<JobDefinition> {
         let patch = properties_of(body)?;
         self.store_job(key, |existing| {
             let Some(existing) = existing else {
                 return Err(job_not_found(key));
             };
-            let mut merged: Value =
-                serde_json::from_str(&existing.properties).unwrap_or(Value::Null);
+            let stored: Value = serde_json::from_str(&existing.properties).unwrap_or(Value::Null);
+            let mut merged = stored.clone();
             merge_patch(&mut merged, &patch);
+            crate::secrets::carry_stored(&mut merged, &stored, &patch)?;
             Ok(merged)
         })?;
         self.get_job(key)
