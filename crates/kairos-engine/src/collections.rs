@@ -11,6 +11,7 @@ use crate::time::to_ms;
 use chrono::{DateTime, Utc};
 use kairos_core::document::from_value_at;
 use kairos_core::model::{JobCollectionDefinition, JobCollectionState, JobState, SkuName};
+use kairos_core::ValidationErrors;
 use rusqlite::{params, OptionalExtension, Transaction};
 use serde_json::Value;
 
@@ -29,6 +30,9 @@ impl Engine {
         let now = to_ms(clock_now);
         let (created, changed) = self.inner.store.write(|tx| {
             let existing = collection_id(tx, key)?;
+            if existing.is_none() {
+                key.check_names().map_err(ValidationErrors::single)?;
+            }
             check_collection(tx, key, existing, &def)?;
             let json = stored_json(&def);
             match existing {

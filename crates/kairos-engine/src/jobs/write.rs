@@ -5,7 +5,7 @@ use super::series::{first_run, schedule_of};
 use super::JobRow;
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
-use crate::keys::JobKey;
+use crate::keys::{check_name, JobKey};
 use crate::merge::merge_patch;
 use crate::outcome::Put;
 use crate::plan::{JobPlan, RESOLVED_CALENDARS_KEY};
@@ -15,6 +15,7 @@ use crate::time::to_ms;
 use kairos_core::document::{from_value_at, MAX_JOB_SIZE};
 use kairos_core::model::{JobCollectionDefinition, JobDefinition, JobProperties, JobState};
 use kairos_core::validate::{truncate_to_second, validate_job_with};
+use kairos_core::ValidationErrors;
 use rusqlite::params;
 use serde_json::Value;
 
@@ -98,6 +99,9 @@ impl Engine {
                 load_collection(tx, &key.collection)?.ok_or_else(|| collection_not_found(&key.collection))?;
             let collection: JobCollectionDefinition = serde_json::from_str(&collection_json).unwrap_or_default();
             let existing = load_job(tx, collection_id, &key.name)?;
+            if existing.is_none() {
+                check_name(&key.name, "jobName").map_err(ValidationErrors::single)?;
+            }
             let mut properties = build(existing.as_ref())?;
             if let Value::Object(map) = &mut properties {
                 map.remove("status"); // service-owned
