@@ -66,7 +66,7 @@ impl Engine {
         let now = self.inner.clock.now();
         let changed = self.inner.store.write(|tx| {
             let (id, stored) = load_collection(tx, key)?.ok_or_else(|| not_found(key))?;
-            let mut merged: Value = serde_json::from_str(&stored).unwrap_or(Value::Null);
+            let mut merged = crate::stored::collection_json(key, &stored)?;
             merge_patch(&mut merged, &body);
             let def = parse_collection(merged)?;
             check_collection(tx, key, Some(id), &def)?;
@@ -94,7 +94,7 @@ impl Engine {
     pub fn get_collection(&self, key: &CollectionKey) -> Result<JobCollectionDefinition> {
         self.inner.store.read(|conn| {
             let (_, stored) = load_collection(conn, key)?.ok_or_else(|| not_found(key))?;
-            Ok(present(key, &stored))
+            present(key, &stored)
         })
     }
 
@@ -115,7 +115,7 @@ impl Engine {
             let mut out = Vec::new();
             for row in rows {
                 let (key, stored) = row?;
-                out.push(present(&key, &stored));
+                out.push(present(&key, &stored)?);
             }
             Ok(out)
         })
@@ -149,7 +149,7 @@ impl Engine {
         let now = self.inner.clock.now();
         let job_ids = self.inner.store.write(|tx| {
             let (id, stored) = load_collection(tx, key)?.ok_or_else(|| not_found(key))?;
-            let mut def: Value = serde_json::from_str(&stored).unwrap_or(Value::Null);
+            let mut def = crate::stored::collection_json(key, &stored)?;
             let state = if enabled {
                 JobCollectionState::Enabled
             } else {
@@ -193,7 +193,7 @@ impl Engine {
             if matches!(row.state, JobState::Completed | JobState::Faulted) {
                 return Ok(());
             }
-            let mut properties: Value = serde_json::from_str(&row.properties).unwrap_or(Value::Null);
+            let mut properties = crate::stored::job(&row)?;
             let state = if enabled { JobState::Enabled } else { JobState::Disabled };
             merge_patch(&mut properties, &serde_json::json!({"state": state.as_str()}));
             let json = properties.to_string();
@@ -307,8 +307,8 @@ fn stored_json(def: &JobCollectionDefinition) -> String {
 }
 
 /// The definition as the API returns it: id, type, name from the key; state defaults to Enabled.
-fn present(key: &CollectionKey, stored: &str) -> JobCollectionDefinition {
-    let mut def: JobCollectionDefinition = serde_json::from_str(stored).unwrap_or_default();
+fn present(key: &CollectionKey, stored: &str) -> Result<JobCollectionDefinition> {
+    let mut def = crate::stored::collection(key, stored)?;
     def.id = Some(key.resource_id());
     def.resource_type = Some(COLLECTION_TYPE.to_string());
     def.name = Some(key.name.clone());
@@ -320,5 +320,5 @@ fn present(key: &CollectionKey, stored: &str) -> JobCollectionDefinition {
         .get_or_insert_with(Default::default)
         .name
         .get_or_insert(SkuName::Standard);
-    def
+    Ok(def)
 }

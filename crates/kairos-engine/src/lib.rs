@@ -22,6 +22,7 @@ pub mod runner;
 pub mod secrets;
 pub mod settings;
 pub mod store;
+mod stored;
 mod time;
 
 pub use actions::{ExecutorConfig, Note, Notifier};

@@ -56,7 +56,7 @@ pub(crate) fn reresolve_calendars(
     let rows = unfinished_jobs(tx, collection_id)?;
     let mut changed = Vec::new();
     for row in rows {
-        let mut properties: Value = serde_json::from_str(&row.properties).unwrap_or(Value::Null);
+        let mut properties = crate::stored::job(&row)?;
         let names = blackout_names(&properties);
         if names.is_empty() {
             continue;

@@ -23,7 +23,6 @@ use kairos_core::model::{
     JobHistoryProperties, JobProperties, JobState, JobStatus,
 };
 use rusqlite::{params, Connection};
-use serde_json::Value;
 use std::sync::Arc;
 
 pub use crate::outcome::Page;
@@ -36,7 +35,7 @@ impl Engine {
     pub fn job_secret_paths(&self, key: &JobKey) -> Result<Vec<String>> {
         self.inner.store.read(|conn| {
             let row = require_job(conn, key)?;
-            let properties: Value = serde_json::from_str(&row.properties).unwrap_or(Value::Null);
+            let properties = crate::stored::job(&row)?;
             Ok(crate::secrets::stored_paths(&properties))
         })
     }
@@ -149,7 +148,7 @@ fn present_job(
     collection: &CollectionKey,
     row: &JobRow,
 ) -> Result<JobDefinition> {
-    let value: Value = serde_json::from_str(&row.properties).unwrap_or(Value::Null);
+    let value = crate::stored::job(row)?;
     let mut properties: JobProperties = from_value_at(value, "properties")?;
     properties.state = Some(row.state);
     let never_ran = row.execution_count == 0;

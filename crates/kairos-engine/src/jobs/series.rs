@@ -8,8 +8,7 @@ use kairos_core::validate::truncate_to_second;
 use serde_json::Value;
 
 /// The parts of a definition that decide when it runs: a change restarts the series.
-pub(super) fn schedule_of(properties_json: &str) -> (Value, Value) {
-    let v: Value = serde_json::from_str(properties_json).unwrap_or(Value::Null);
+pub(super) fn schedule_of(v: &Value) -> (Value, Value) {
     (
         v.get("startTime").cloned().unwrap_or(Value::Null),
         v.get("recurrence").cloned().unwrap_or(Value::Null),

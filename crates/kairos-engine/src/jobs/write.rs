@@ -13,7 +13,7 @@ use crate::quota::check_job_quota;
 use crate::rows::{collection_not_found, job_not_found, load_collection, load_job, require_job};
 use crate::time::to_ms;
 use kairos_core::document::{from_value_at, MAX_JOB_SIZE};
-use kairos_core::model::{JobCollectionDefinition, JobDefinition, JobProperties, JobState};
+use kairos_core::model::{JobDefinition, JobProperties, JobState};
 use kairos_core::validate::{truncate_to_second, validate_job_with};
 use kairos_core::ValidationErrors;
 use rusqlite::params;
@@ -36,9 +36,8 @@ impl Engine {
     pub fn put_job_keeping_secrets(&self, key: &JobKey, body: Value) -> Result<Put<JobDefinition>> {
         let mut properties = properties_of(body)?;
         let created = self.store_job(key, |existing| {
-            if let Some(stored) =
-                existing.and_then(|row| serde_json::from_str(&row.properties).ok())
-            {
+            if let Some(row) = existing {
+                let stored = crate::stored::job(row)?;
                 let given = properties.clone();
                 crate::secrets::carry_stored(&mut properties, &stored, &given)?;
             }
@@ -55,7 +54,7 @@ impl Engine {
     pub fn copy_job(&self, from: &JobKey, to: &JobKey) -> Result<Put<JobDefinition>> {
         let properties: Value = self.inner.store.read(|conn| {
             let row = require_job(conn, from)?;
-            Ok(serde_json::from_str(&row.properties).unwrap_or(Value::Null))
+            crate::stored::job(&row)
         })?;
         if self.get_job(to).is_ok() {
             return Err(EngineError::conflict(format!(
@@ -78,7 +77,7 @@ impl Engine {
             let Some(existing) = existing else {
                 return Err(job_not_found(key));
             };
-            let stored: Value = serde_json::from_str(&existing.properties).unwrap_or(Value::Null);
+            let stored = crate::stored::job(existing)?;
             let mut merged = stored.clone();
             merge_patch(&mut merged, &patch);
             crate::secrets::carry_stored(&mut merged, &stored, &patch)?;
@@ -97,7 +96,7 @@ impl Engine {
         let (created, compiled) = self.inner.store.write(|tx| {
             let (collection_id, collection_json) =
                 load_collection(tx, &key.collection)?.ok_or_else(|| collection_not_found(&key.collection))?;
-            let collection: JobCollectionDefinition = serde_json::from_str(&collection_json).unwrap_or_default();
+            let collection = crate::stored::collection(&key.collection, &collection_json)?;
             let existing = load_job(tx, collection_id, &key.name)?;
             if existing.is_none() {
                 check_name(&key.name, "jobName").map_err(ValidationErrors::single)?;
@@ -137,7 +136,10 @@ impl Engine {
             normalize_methods(&mut properties);
             fill_certificate_facts(&mut properties)?;
             let json = properties.to_string();
-            let schedule_changed = existing.as_ref().is_none_or(|row| schedule_of(&row.properties) != schedule_of(&json));
+            // A stored definition that cannot be read (a PUT replacing a damaged row) restarts the series.
+            let schedule_changed = existing.as_ref().is_none_or(|row| {
+                crate::stored::job(row).ok().map(|old| schedule_of(&old)) != Some(schedule_of(&properties))
+            });
             let (anchor, runs) = match &existing {
                 Some(row) if !schedule_changed => (row.series_anchor, row.series_runs),
                 _ => (to_ms(now), 0),
