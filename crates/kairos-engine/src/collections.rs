@@ -2,18 +2,22 @@
 
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
-use crate::jobs::{first_run, job_from_row, load_job_plans, reresolve_calendars, JOB_COLUMNS};
+use crate::jobs::{first_run, load_job_plans, reresolve_calendars};
 use crate::keys::CollectionKey;
 use crate::merge::merge_patch;
 use crate::quota::{limits, shortest_gap_minutes, uses_authentication};
-use crate::rows::{collection_id, collection_not_found as not_found, load_collection};
+use crate::rows::{
+    collection_id, collection_not_found as not_found, load_collection, require_collection,
+    unfinished_jobs, JobRow,
+};
 use crate::time::to_ms;
 use chrono::{DateTime, Utc};
 use kairos_core::document::from_value_at;
 use kairos_core::model::{JobCollectionDefinition, JobCollectionState, JobState, SkuName};
 use kairos_core::ValidationErrors;
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::{params, Transaction};
 use serde_json::Value;
+use std::collections::HashMap;
 
 pub use crate::outcome::Put;
 
@@ -144,9 +148,21 @@ impl Engine {
         deleted.map(|_| ())
     }
 
-    /// Enable or disable every job of the collection (Completed and Faulted jobs stay as they are).
+    /// Enable or disable every job of the collection (Completed and Faulted jobs stay as they
+    /// are) and the collection itself, in one transaction: no process ever sees a collection
+    /// half enabled. The jobs' new definitions and next runs are computed before it, from what
+    /// a reader sees; a job another process changed meanwhile is computed again inside.
     pub fn set_collection_enabled(&self, key: &CollectionKey, enabled: bool) -> Result<()> {
         let now = self.inner.clock.now();
+        let read = self
+            .inner
+            .store
+            .read(|conn| unfinished_jobs(conn, require_collection(conn, key)?))?;
+        let mut prepared = HashMap::with_capacity(read.len());
+        for row in read {
+            let update = toggled(&row, enabled, now)?;
+            prepared.insert(row.id, (row, update));
+        }
         let job_ids = self.inner.store.write(|tx| {
             let (id, stored) = load_collection(tx, key)?.ok_or_else(|| not_found(key))?;
             let mut def = crate::stored::collection_json(key, &stored)?;
@@ -163,50 +179,48 @@ impl Engine {
                 "UPDATE collections SET definition = ?1 WHERE id = ?2",
                 params![def.to_string(), id],
             )?;
-            let mut stmt = tx.prepare(
-                "SELECT id FROM jobs WHERE collection_id = ?1 AND state IN ('Enabled', 'Disabled')",
+            let mut update = tx.prepare(
+                "UPDATE jobs SET properties = ?1, state = ?2, next_run = ?3, version = version + 1 WHERE id = ?4",
             )?;
-            let ids = stmt
-                .query_map(params![id], |r| r.get::<_, i64>(0))?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let job_state = if enabled { JobState::Enabled } else { JobState::Disabled };
+            let mut ids = Vec::new();
+            for row in unfinished_jobs(tx, id)? {
+                let (json, next_run) = match prepared.remove(&row.id) {
+                    Some((read, computed)) if read.unchanged(&row) => computed,
+                    _ => toggled(&row, enabled, now)?,
+                };
+                update.execute(params![json, job_state.as_str(), next_run, row.id])?;
+                ids.push(row.id);
+            }
             Ok(ids)
         })?;
         for job_id in job_ids {
-            self.set_job_state_by_id(job_id, enabled, now)?;
+            self.inner.plans.forget(job_id);
         }
         self.wake_runner();
         Ok(())
     }
+}
 
-    /// Enable or disable one job by row id; terminal jobs are left alone.
-    pub(crate) fn set_job_state_by_id(
-        &self,
-        job_id: i64,
-        enabled: bool,
-        now: DateTime<Utc>,
-    ) -> Result<()> {
-        self.inner.store.write(|tx| {
-            let row = tx
-                .query_row(&format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?1"), params![job_id], job_from_row)
-                .optional()?;
-            let Some(row) = row else { return Ok(()) };
-            if matches!(row.state, JobState::Completed | JobState::Faulted) {
-                return Ok(());
-            }
-            let mut properties = crate::stored::job(&row)?;
-            let state = if enabled { JobState::Enabled } else { JobState::Disabled };
-            merge_patch(&mut properties, &serde_json::json!({"state": state.as_str()}));
-            let json = properties.to_string();
-            let next_run = if enabled { first_run(&json, row.series_anchor, row.series_runs, now)? } else { None };
-            tx.execute(
-                "UPDATE jobs SET properties = ?1, state = ?2, next_run = ?3, version = version + 1 WHERE id = ?4",
-                params![json, state.as_str(), next_run, row.id],
-            )?;
-            Ok(())
-        })?;
-        self.inner.plans.forget(job_id);
-        Ok(())
-    }
+/// A job's definition and next run once enabled or disabled.
+fn toggled(row: &JobRow, enabled: bool, now: DateTime<Utc>) -> Result<(String, Option<i64>)> {
+    let mut properties = crate::stored::job(row)?;
+    let state = if enabled {
+        JobState::Enabled
+    } else {
+        JobState::Disabled
+    };
+    merge_patch(
+        &mut properties,
+        &serde_json::json!({"state": state.as_str()}),
+    );
+    let json = properties.to_string();
+    let next_run = if enabled {
+        first_run(&json, row.series_anchor, row.series_runs, now)?
+    } else {
+        None
+    };
+    Ok((json, next_run))
 }
 
 fn parse_collection(body: Value) -> Result<JobCollectionDefinition> {

@@ -23,6 +23,31 @@ pub(crate) struct JobRow {
     pub version: i64,
 }
 
+impl JobRow {
+    /// The same job as `other` at the same point: same row, version and definition (ids are
+    /// reused, so the definition is compared too), and the series where the runner left it.
+    /// What was computed from one holds for the other.
+    pub(crate) fn unchanged(&self, other: &JobRow) -> bool {
+        (
+            self.id,
+            self.version,
+            &self.properties,
+            self.state,
+            self.series_anchor,
+            self.series_runs,
+            self.next_run,
+        ) == (
+            other.id,
+            other.version,
+            &other.properties,
+            other.state,
+            other.series_anchor,
+            other.series_runs,
+            other.next_run,
+        )
+    }
+}
+
 pub(crate) const JOB_COLUMNS: &str =
     "id, name, properties, state, series_anchor, series_runs, next_run, repeat_count, \
      execution_count, failure_count, faulted_count, last_execution, version";
