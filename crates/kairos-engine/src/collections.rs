@@ -2,13 +2,13 @@
 
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
-use crate::jobs::{first_run, load_job_plans, reresolve_calendars};
+use crate::jobs::{apply_calendars, first_run, load_job_plans, resolve_calendars, Resolution};
 use crate::keys::CollectionKey;
 use crate::merge::merge_patch;
 use crate::quota::{limits, shortest_gap_minutes, uses_authentication};
 use crate::rows::{
-    collection_id, collection_not_found as not_found, load_collection, require_collection,
-    unfinished_jobs, JobRow,
+    collection_id, collection_not_found as not_found, count_jobs, load_collection,
+    require_collection, unfinished_jobs, JobRow,
 };
 use crate::time::to_ms;
 use chrono::{DateTime, Utc};
@@ -23,6 +23,9 @@ pub use crate::outcome::Put;
 
 pub const COLLECTION_TYPE: &str = "Microsoft.Scheduler/jobCollections";
 
+/// How many times a write starts over when another process changed the collection meanwhile.
+const ATTEMPTS: usize = 5;
+
 impl Engine {
     pub fn put_collection(
         &self,
@@ -30,32 +33,7 @@ impl Engine {
         body: Value,
     ) -> Result<Put<JobCollectionDefinition>> {
         let def = parse_collection(body)?;
-        let clock_now = self.inner.clock.now();
-        let now = to_ms(clock_now);
-        let (created, changed) = self.inner.store.write(|tx| {
-            let existing = collection_id(tx, key)?;
-            if existing.is_none() {
-                key.check_names().map_err(ValidationErrors::single)?;
-            }
-            check_collection(tx, key, existing, &def)?;
-            let json = stored_json(&def);
-            match existing {
-                Some(id) => {
-                    tx.execute("UPDATE collections SET definition = ?1 WHERE id = ?2", params![json, id])?;
-                    let calendars = def.properties.calendars.clone().unwrap_or_default();
-                    let changed = reresolve_calendars(tx, id, &calendars, clock_now)?;
-                    Ok((false, changed))
-                }
-                None => {
-                    tx.execute(
-                        "INSERT INTO collections (subscription, resource_group, name, definition, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                        params![key.subscription, key.resource_group, key.name, json, now],
-                    )?;
-                    Ok((true, Vec::new()))
-                }
-            }
-        })?;
-        self.calendars_changed(&changed);
+        let created = self.store_collection(key, |_| Ok(def.clone()))?;
         Ok(Put {
             value: self.get_collection(key)?,
             created,
@@ -67,22 +45,76 @@ impl Engine {
         key: &CollectionKey,
         body: Value,
     ) -> Result<JobCollectionDefinition> {
-        let now = self.inner.clock.now();
-        let changed = self.inner.store.write(|tx| {
-            let (id, stored) = load_collection(tx, key)?.ok_or_else(|| not_found(key))?;
-            let mut merged = crate::stored::collection_json(key, &stored)?;
+        self.store_collection(key, |stored| {
+            let stored = stored.ok_or_else(|| not_found(key))?;
+            let mut merged = crate::stored::collection_json(key, stored)?;
             merge_patch(&mut merged, &body);
-            let def = parse_collection(merged)?;
-            check_collection(tx, key, Some(id), &def)?;
-            tx.execute(
-                "UPDATE collections SET definition = ?1 WHERE id = ?2",
-                params![stored_json(&def), id],
-            )?;
-            let calendars = def.properties.calendars.clone().unwrap_or_default();
-            reresolve_calendars(tx, id, &calendars, now)
+            parse_collection(merged)
         })?;
-        self.calendars_changed(&changed);
         self.get_collection(key)
+    }
+
+    /// Store the definition `build` makes from the stored one (its JSON text, if any); true
+    /// when it created the collection.
+    ///
+    /// New calendars are resolved into the collection's jobs before the write transaction, from
+    /// what a reader sees (`resolve_calendars`: compiling each changed job is the slow part, and
+    /// a collection may hold thousands). The transaction checks that the collection is
+    /// unchanged (otherwise it starts over) and writes the collection and its jobs, resolving
+    /// again only the jobs changed meanwhile.
+    fn store_collection(
+        &self,
+        key: &CollectionKey,
+        build: impl Fn(Option<&str>) -> Result<JobCollectionDefinition>,
+    ) -> Result<bool> {
+        for _ in 0..ATTEMPTS {
+            let now = self.inner.clock.now();
+            let (current, jobs) = self.inner.store.read(|conn| {
+                Ok(match load_collection(conn, key)? {
+                    Some((id, text)) => (Some((id, text)), unfinished_jobs(conn, id)?),
+                    None => (None, Vec::new()),
+                })
+            })?;
+            let def = build(current.as_ref().map(|(_, text)| text.as_str()))?;
+            if current.is_none() {
+                key.check_names().map_err(ValidationErrors::single)?;
+            }
+            let calendars = def.properties.calendars.clone().unwrap_or_default();
+            let resolution = match current {
+                Some(_) => resolve_calendars(jobs, &calendars, now)?,
+                None => Resolution::default(),
+            };
+            let json = stored_json(&def);
+            let written = self.inner.store.write(|tx| {
+                if load_collection(tx, key)? != current {
+                    return Ok(None);
+                }
+                let existing = current.as_ref().map(|(id, _)| *id);
+                check_collection(tx, key, existing, &def)?;
+                match existing {
+                    Some(id) => {
+                        tx.execute("UPDATE collections SET definition = ?1 WHERE id = ?2", params![json, id])?;
+                        let changed = apply_calendars(tx, id, &calendars, resolution, now)?;
+                        Ok(Some((false, changed)))
+                    }
+                    None => {
+                        tx.execute(
+                            "INSERT INTO collections (subscription, resource_group, name, definition, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                            params![key.subscription, key.resource_group, key.name, json, to_ms(now)],
+                        )?;
+                        Ok(Some((true, Vec::new())))
+                    }
+                }
+            })?;
+            if let Some((created, changed)) = written {
+                self.calendars_changed(&changed);
+                return Ok(created);
+            }
+        }
+        Err(EngineError::conflict(format!(
+            "job collection '{}' kept changing while it was being saved (another process is changing it); try again",
+            key.name
+        )))
     }
 
     /// Jobs whose calendars changed have new versions: drop their compiled plans, wake the runner.
@@ -286,14 +318,15 @@ fn check_collection(
         )));
     }
     let Some(id) = existing else { return Ok(()) };
-    let jobs = load_job_plans(tx, id)?;
-    if jobs.len() as u64 > l.max_job_count {
+    // Counted first, so a large collection is refused without compiling its jobs.
+    let count = count_jobs(tx, id)?;
+    if count as u64 > l.max_job_count {
         return Err(EngineError::conflict(format!(
-            "the collection has {} jobs; the Free plan allows {}",
-            jobs.len(),
+            "the collection has {count} jobs; the Free plan allows {}",
             l.max_job_count
         )));
     }
+    let jobs = load_job_plans(tx, id)?;
     for (name, plan) in &jobs {
         if let Some(r) = &plan.job.schedule.recurrence {
             if shortest_gap_minutes(r) < l.min_period_minutes {

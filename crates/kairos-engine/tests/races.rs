@@ -259,3 +259,158 @@ fn a_pfx_is_read_before_the_write_transaction() {
         started.elapsed()
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Calendar changes: jobs are re-resolved before the write transaction
+
+fn with_holidays(dates: &[&str]) -> Value {
+    json!({"properties": {"sku": {"name": "Standard"}, "quota": {"maxJobCount": 5000},
+        "calendars": {"holidays": {"dates": dates}}}})
+}
+
+fn daily_with_holidays() -> Value {
+    json!({"startTime": "2030-01-02T06:00:00Z",
+        "action": {"type": "Http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"}},
+        "recurrence": {"frequency": "Day", "interval": 1, "blackout": ["holidays"]}})
+}
+
+fn ms(text: &str) -> i64 {
+    kairos_core::iso8601::parse_datetime(text)
+        .unwrap()
+        .timestamp_millis()
+}
+
+fn count(engine: &Engine, query: &str) -> i64 {
+    engine
+        .store()
+        .read(|c| Ok(c.query_row(query, [], |r| r.get(0))?))
+        .unwrap()
+}
+
+const RESOLVED_DATE: &str =
+    r#"json_extract(properties, '$."kairos.resolvedCalendars".holidays.dates[0]')"#;
+
+/// A calendar change in a collection of 2,000 jobs completes and re-resolves every job: each
+/// gets the new calendar, a new version and its next run moved off the new holiday.
+#[test]
+fn a_calendar_change_re_resolves_every_job_of_a_large_collection() {
+    let s = setup(with_holidays(&["2030-12-25"]));
+    let engine = open(&s.path);
+    insert_jobs(&engine, &s.collection, 2_000, &daily_with_holidays());
+    let next = ms("2030-01-02T06:00:00Z");
+    assert_eq!(
+        count(
+            &engine,
+            &format!("SELECT count(*) FROM jobs WHERE next_run = {next}")
+        ),
+        2_000
+    );
+    engine
+        .patch_collection(
+            &s.collection,
+            json!({"properties": {"calendars": {"holidays": {"dates": ["2030-01-02"]}}}}),
+        )
+        .unwrap();
+    let moved = ms("2030-01-03T06:00:00Z");
+    let resolved = count(
+        &engine,
+        &format!(
+            "SELECT count(*) FROM jobs WHERE {RESOLVED_DATE} = '2030-01-02' AND next_run = {moved} AND version >= 1"
+        ),
+    );
+    assert_eq!(resolved, 2_000);
+    let job = engine.get_job(&s.collection.job("job1999")).unwrap();
+    assert_eq!(
+        job.properties.status.unwrap().next_execution_time.unwrap(),
+        kairos_core::iso8601::parse_datetime("2030-01-03T06:00:00Z").unwrap()
+    );
+}
+
+/// Removing a calendar a job still names is refused from what a reader sees, without waiting
+/// for the write lock another process holds.
+#[test]
+fn removing_a_calendar_in_use_is_refused_before_the_write_transaction() {
+    let s = setup(with_holidays(&["2030-12-25"]));
+    let engine = open(&s.path);
+    insert_jobs(&engine, &s.collection, 50, &daily_with_holidays());
+    let _lock = LockHolder::take(&s.path);
+    let started = Instant::now();
+    let err = engine
+        .patch_collection(&s.collection, json!({"properties": {"calendars": null}}))
+        .unwrap_err();
+    assert_eq!(err.status(), 409, "{err:?}");
+    assert!(
+        err.message.contains("calendar 'holidays' is used by job"),
+        "{}",
+        err.message
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "waited {:?} for the lock",
+        started.elapsed()
+    );
+}
+
+/// Another process changes one job and adds another while a calendar change waits for the
+/// write lock: the change made from the older read does not overwrite the changed job, and the
+/// new job is resolved too.
+#[test]
+fn jobs_changed_during_a_calendar_change_are_resolved_again() {
+    let s = setup(with_holidays(&["2030-12-25"]));
+    let engine = open(&s.path);
+    insert_jobs(&engine, &s.collection, 20, &daily_with_holidays());
+    let other = Connection::open(&s.path).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let change = {
+        let engine = engine.clone();
+        let key = s.collection.clone();
+        std::thread::spawn(move || {
+            engine.patch_collection(
+                &key,
+                json!({"properties": {"calendars": {"holidays": {"dates": ["2030-01-02"]}}}}),
+            )
+        })
+    };
+    // The calendar change has read the jobs and waits for the lock.
+    std::thread::sleep(Duration::from_millis(300));
+    other
+        .execute_batch(
+            r#"UPDATE jobs SET properties = json_set(properties, '$.recurrence.blackout', json('[]')),
+                   version = version + 1 WHERE name = 'job0001';
+               INSERT INTO jobs (collection_id, name, properties, state, series_anchor, series_runs, next_run)
+                   SELECT collection_id, 'late', properties, state, series_anchor, series_runs, next_run
+                   FROM jobs WHERE name = 'job0000';
+               COMMIT;"#,
+        )
+        .unwrap();
+    change.join().unwrap().unwrap();
+    let blackout: String = engine
+        .store()
+        .read(|c| {
+            Ok(c.query_row(
+                "SELECT json_extract(properties, '$.recurrence.blackout') FROM jobs WHERE name = 'job0001'",
+                [],
+                |r| r.get(0),
+            )?)
+        })
+        .unwrap();
+    assert_eq!(blackout, "[]", "the other process's change is kept");
+    assert_eq!(
+        count(
+            &engine,
+            &format!(
+                "SELECT count(*) FROM jobs WHERE name = 'late' AND {RESOLVED_DATE} = '2030-01-02'"
+            )
+        ),
+        1,
+        "the job added meanwhile is resolved"
+    );
+    assert_eq!(
+        count(
+            &engine,
+            &format!("SELECT count(*) FROM jobs WHERE {RESOLVED_DATE} = '2030-01-02'")
+        ),
+        20,
+        "19 read before, 1 added meanwhile"
+    );
+}

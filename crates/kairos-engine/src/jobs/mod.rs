@@ -8,7 +8,7 @@ mod series;
 mod write;
 
 pub(crate) use crate::rows::{job_from_row, JobRow, JOB_COLUMNS};
-pub(crate) use calendars::reresolve_calendars;
+pub(crate) use calendars::{apply_calendars, resolve_calendars, Resolution};
 pub(crate) use series::first_run;
 
 use crate::engine::Engine;
