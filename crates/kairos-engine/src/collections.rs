@@ -40,6 +40,27 @@ impl Engine {
         })
     }
 
+    /// Create a collection that must not exist yet (409 if it does, decided in the transaction
+    /// that creates it, so two processes creating one name make one collection).
+    pub fn create_collection(
+        &self,
+        key: &CollectionKey,
+        body: Value,
+    ) -> Result<Put<JobCollectionDefinition>> {
+        let def = parse_collection(body)?;
+        let created = self.store_collection(key, |stored| match stored {
+            Some(_) => Err(EngineError::conflict(format!(
+                "a job collection named '{}' already exists in resource group '{}'",
+                key.name, key.resource_group
+            ))),
+            None => Ok(def.clone()),
+        })?;
+        Ok(Put {
+            value: self.get_collection(key)?,
+            created,
+        })
+    }
+
     pub fn patch_collection(
         &self,
         key: &CollectionKey,

@@ -232,6 +232,34 @@ fn two_creates_of_one_name_create_one_job() {
     assert_eq!((created, refused), (1, 1), "{results:?}");
 }
 
+/// Two processes create one collection name (`create_collection`, what the desktop's "New
+/// collection" uses): one is created, the other refused.
+#[test]
+fn two_creates_of_one_collection_create_one() {
+    let s = setup(standard());
+    let a = open(&s.path);
+    let b = open(&s.path);
+    let lock = LockHolder::take(&s.path);
+    let create = |engine: Engine, sku: &'static str| {
+        let key = CollectionKey::new("local", "desktop", "new");
+        std::thread::spawn(move || {
+            engine
+                .create_collection(&key, json!({"properties": {"sku": {"name": sku}}}))
+                .map(|put| put.created)
+        })
+    };
+    let (ta, tb) = (create(a.clone(), "Standard"), create(b, "P20Premium"));
+    std::thread::sleep(Duration::from_millis(300));
+    drop(lock);
+    let results = [ta.join().unwrap(), tb.join().unwrap()];
+    let created = results.iter().filter(|r| matches!(r, Ok(true))).count();
+    let refused = results
+        .iter()
+        .filter(|r| r.as_ref().is_err_and(|e| e.status() == 409))
+        .count();
+    assert_eq!((created, refused), (1, 1), "{results:?}");
+}
+
 /// A client certificate is opened (key derivation, which can take a while) before the write
 /// transaction: a bad PFX is refused while another process holds the write lock, without
 /// waiting for it.
