@@ -11,13 +11,15 @@
 use kairos_core::{FieldError, ValidationErrors};
 use serde_json::{Map, Value};
 
+/// What a secret's destination is made of: (the field, read from the action, its value).
+type Destination = Vec<(&'static str, Option<String>)>;
+
 /// Where secrets live inside one action: the object holding them, its secret members, and what
 /// their destination is made of.
 struct Holder {
     path: &'static [&'static str],
     members: &'static [&'static str],
-    destination:
-        fn(action: &Value, holder: &Map<String, Value>) -> Vec<(&'static str, Option<String>)>,
+    destination: fn(action: &Value, holder: &Map<String, Value>) -> Destination,
 }
 
 const HOLDERS: &[Holder] = &[
@@ -63,10 +65,7 @@ const ACTIONS: &[&[&str]] = &[&["action"], &["action", "errorAction"]];
 
 /// Where an HTTP request's credentials go: the scheme, host and port of `request.uri` (the
 /// path and query do not matter), and for OAuth the token's tenant, audience and client.
-fn http_destination(
-    action: &Value,
-    auth: &Map<String, Value>,
-) -> Vec<(&'static str, Option<String>)> {
+fn http_destination(action: &Value, auth: &Map<String, Value>) -> Destination {
     let uri = action.pointer("/request/uri").and_then(Value::as_str);
     let origin = uri.map(|uri| match url::Url::parse(uri.trim()) {
         Ok(url) => format!(

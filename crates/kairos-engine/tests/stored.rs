@@ -64,6 +64,9 @@ fn assert_reported<T: std::fmt::Debug>(result: Result<T, EngineError>, names: &s
     );
 }
 
+/// One engine operation, its result reduced to success or the error.
+type Op<'a> = Box<dyn Fn() -> Result<(), EngineError> + 'a>;
+
 #[test]
 fn a_corrupt_job_row_is_reported_and_left_as_it_is() {
     let s = setup();
@@ -85,7 +88,7 @@ fn a_corrupt_job_row_is_reported_and_left_as_it_is() {
     );
     let names = format!("job 'broken' (row {id})");
     let full = json!({ "properties": properties() });
-    let ops: Vec<(&str, Box<dyn Fn() -> Result<(), EngineError>>)> = vec![
+    let ops: Vec<(&str, Op)> = vec![
         ("get", Box::new(|| s.engine.get_job(&key).map(drop))),
         (
             "secret paths",
