@@ -2,23 +2,29 @@
 
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
+use crate::jobs::{apply_calendars, first_run, load_job_plans, resolve_calendars, Resolution};
 use crate::keys::CollectionKey;
 use crate::merge::merge_patch;
-use crate::quota::{limits, shortest_gap_minutes};
+use crate::quota::{limits, shortest_gap_minutes, uses_authentication};
+use crate::rows::{
+    collection_id, collection_not_found as not_found, count_jobs, load_collection,
+    require_collection, unfinished_jobs, JobRow,
+};
 use crate::time::to_ms;
+use chrono::{DateTime, Utc};
 use kairos_core::document::from_value_at;
-use kairos_core::model::{JobCollectionDefinition, JobCollectionState, SkuName};
-use rusqlite::{params, OptionalExtension, Transaction};
+use kairos_core::model::{JobCollectionDefinition, JobCollectionState, JobState, SkuName};
+use kairos_core::ValidationErrors;
+use rusqlite::{params, Transaction};
 use serde_json::Value;
+use std::collections::HashMap;
+
+pub use crate::outcome::Put;
 
 pub const COLLECTION_TYPE: &str = "Microsoft.Scheduler/jobCollections";
 
-/// The result of a PUT: the resource and whether it was created (201) or replaced (200).
-#[derive(Debug, Clone)]
-pub struct Put<T> {
-    pub value: T,
-    pub created: bool,
-}
+/// How many times a write starts over when another process changed the collection meanwhile.
+const ATTEMPTS: usize = 5;
 
 impl Engine {
     pub fn put_collection(
@@ -27,29 +33,28 @@ impl Engine {
         body: Value,
     ) -> Result<Put<JobCollectionDefinition>> {
         let def = parse_collection(body)?;
-        let clock_now = self.inner.clock.now();
-        let now = to_ms(clock_now);
-        let (created, changed) = self.inner.store.write(|tx| {
-            let existing = collection_id(tx, key)?;
-            check_collection(tx, key, existing, &def)?;
-            let json = stored_json(&def);
-            match existing {
-                Some(id) => {
-                    tx.execute("UPDATE collections SET definition = ?1 WHERE id = ?2", params![json, id])?;
-                    let calendars = def.properties.calendars.clone().unwrap_or_default();
-                    let changed = crate::jobs::reresolve_calendars(tx, id, &calendars, clock_now)?;
-                    Ok((false, changed))
-                }
-                None => {
-                    tx.execute(
-                        "INSERT INTO collections (subscription, resource_group, name, definition, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                        params![key.subscription, key.resource_group, key.name, json, now],
-                    )?;
-                    Ok((true, Vec::new()))
-                }
-            }
+        let created = self.store_collection(key, |_| Ok(def.clone()))?;
+        Ok(Put {
+            value: self.get_collection(key)?,
+            created,
+        })
+    }
+
+    /// Create a collection that must not exist yet (409 if it does, decided in the transaction
+    /// that creates it, so two processes creating one name make one collection).
+    pub fn create_collection(
+        &self,
+        key: &CollectionKey,
+        body: Value,
+    ) -> Result<Put<JobCollectionDefinition>> {
+        let def = parse_collection(body)?;
+        let created = self.store_collection(key, |stored| match stored {
+            Some(_) => Err(EngineError::conflict(format!(
+                "a job collection named '{}' already exists in resource group '{}'",
+                key.name, key.resource_group
+            ))),
+            None => Ok(def.clone()),
         })?;
-        self.calendars_changed(&changed);
         Ok(Put {
             value: self.get_collection(key)?,
             created,
@@ -61,22 +66,76 @@ impl Engine {
         key: &CollectionKey,
         body: Value,
     ) -> Result<JobCollectionDefinition> {
-        let now = self.inner.clock.now();
-        let changed = self.inner.store.write(|tx| {
-            let (id, stored) = load_collection(tx, key)?.ok_or_else(|| not_found(key))?;
-            let mut merged: Value = serde_json::from_str(&stored).unwrap_or(Value::Null);
+        self.store_collection(key, |stored| {
+            let stored = stored.ok_or_else(|| not_found(key))?;
+            let mut merged = crate::stored::collection_json(key, stored)?;
             merge_patch(&mut merged, &body);
-            let def = parse_collection(merged)?;
-            check_collection(tx, key, Some(id), &def)?;
-            tx.execute(
-                "UPDATE collections SET definition = ?1 WHERE id = ?2",
-                params![stored_json(&def), id],
-            )?;
-            let calendars = def.properties.calendars.clone().unwrap_or_default();
-            crate::jobs::reresolve_calendars(tx, id, &calendars, now)
+            parse_collection(merged)
         })?;
-        self.calendars_changed(&changed);
         self.get_collection(key)
+    }
+
+    /// Store the definition `build` makes from the stored one (its JSON text, if any); true
+    /// when it created the collection.
+    ///
+    /// New calendars are resolved into the collection's jobs before the write transaction, from
+    /// what a reader sees (`resolve_calendars`: compiling each changed job is the slow part, and
+    /// a collection may hold thousands). The transaction checks that the collection is
+    /// unchanged (otherwise it starts over) and writes the collection and its jobs, resolving
+    /// again only the jobs changed meanwhile.
+    fn store_collection(
+        &self,
+        key: &CollectionKey,
+        build: impl Fn(Option<&str>) -> Result<JobCollectionDefinition>,
+    ) -> Result<bool> {
+        for _ in 0..ATTEMPTS {
+            let now = self.inner.clock.now();
+            let (current, jobs) = self.inner.store.read(|conn| {
+                Ok(match load_collection(conn, key)? {
+                    Some((id, text)) => (Some((id, text)), unfinished_jobs(conn, id)?),
+                    None => (None, Vec::new()),
+                })
+            })?;
+            let def = build(current.as_ref().map(|(_, text)| text.as_str()))?;
+            if current.is_none() {
+                key.check_names().map_err(ValidationErrors::single)?;
+            }
+            let calendars = def.properties.calendars.clone().unwrap_or_default();
+            let resolution = match current {
+                Some(_) => resolve_calendars(jobs, &calendars, now)?,
+                None => Resolution::default(),
+            };
+            let json = stored_json(&def);
+            let written = self.inner.store.write(|tx| {
+                if load_collection(tx, key)? != current {
+                    return Ok(None);
+                }
+                let existing = current.as_ref().map(|(id, _)| *id);
+                check_collection(tx, key, existing, &def)?;
+                match existing {
+                    Some(id) => {
+                        tx.execute("UPDATE collections SET definition = ?1 WHERE id = ?2", params![json, id])?;
+                        let changed = apply_calendars(tx, id, &calendars, resolution, now)?;
+                        Ok(Some((false, changed)))
+                    }
+                    None => {
+                        tx.execute(
+                            "INSERT INTO collections (subscription, resource_group, name, definition, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                            params![key.subscription, key.resource_group, key.name, json, to_ms(now)],
+                        )?;
+                        Ok(Some((true, Vec::new())))
+                    }
+                }
+            })?;
+            if let Some((created, changed)) = written {
+                self.calendars_changed(&changed);
+                return Ok(created);
+            }
+        }
+        Err(EngineError::conflict(format!(
+            "job collection '{}' kept changing while it was being saved (another process is changing it); try again",
+            key.name
+        )))
     }
 
     /// Jobs whose calendars changed have new versions: drop their compiled plans, wake the runner.
@@ -92,7 +151,7 @@ impl Engine {
     pub fn get_collection(&self, key: &CollectionKey) -> Result<JobCollectionDefinition> {
         self.inner.store.read(|conn| {
             let (_, stored) = load_collection(conn, key)?.ok_or_else(|| not_found(key))?;
-            Ok(present(key, &stored))
+            present(key, &stored)
         })
     }
 
@@ -113,7 +172,7 @@ impl Engine {
             let mut out = Vec::new();
             for row in rows {
                 let (key, stored) = row?;
-                out.push(present(&key, &stored));
+                out.push(present(&key, &stored)?);
             }
             Ok(out)
         })
@@ -142,12 +201,24 @@ impl Engine {
         deleted.map(|_| ())
     }
 
-    /// Enable or disable every job of the collection (Completed and Faulted jobs stay as they are).
+    /// Enable or disable every job of the collection (Completed and Faulted jobs stay as they
+    /// are) and the collection itself, in one transaction: no process ever sees a collection
+    /// half enabled. The jobs' new definitions and next runs are computed before it, from what
+    /// a reader sees; a job another process changed meanwhile is computed again inside.
     pub fn set_collection_enabled(&self, key: &CollectionKey, enabled: bool) -> Result<()> {
         let now = self.inner.clock.now();
+        let read = self
+            .inner
+            .store
+            .read(|conn| unfinished_jobs(conn, require_collection(conn, key)?))?;
+        let mut prepared = HashMap::with_capacity(read.len());
+        for row in read {
+            let update = toggled(&row, enabled, now)?;
+            prepared.insert(row.id, (row, update));
+        }
         let job_ids = self.inner.store.write(|tx| {
             let (id, stored) = load_collection(tx, key)?.ok_or_else(|| not_found(key))?;
-            let mut def: Value = serde_json::from_str(&stored).unwrap_or(Value::Null);
+            let mut def = crate::stored::collection_json(key, &stored)?;
             let state = if enabled {
                 JobCollectionState::Enabled
             } else {
@@ -161,20 +232,48 @@ impl Engine {
                 "UPDATE collections SET definition = ?1 WHERE id = ?2",
                 params![def.to_string(), id],
             )?;
-            let mut stmt = tx.prepare(
-                "SELECT id FROM jobs WHERE collection_id = ?1 AND state IN ('Enabled', 'Disabled')",
+            let mut update = tx.prepare(
+                "UPDATE jobs SET properties = ?1, state = ?2, next_run = ?3, version = version + 1 WHERE id = ?4",
             )?;
-            let ids = stmt
-                .query_map(params![id], |r| r.get::<_, i64>(0))?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let job_state = if enabled { JobState::Enabled } else { JobState::Disabled };
+            let mut ids = Vec::new();
+            for row in unfinished_jobs(tx, id)? {
+                let (json, next_run) = match prepared.remove(&row.id) {
+                    Some((read, computed)) if read.unchanged(&row) => computed,
+                    _ => toggled(&row, enabled, now)?,
+                };
+                update.execute(params![json, job_state.as_str(), next_run, row.id])?;
+                ids.push(row.id);
+            }
             Ok(ids)
         })?;
         for job_id in job_ids {
-            self.set_job_state_by_id(job_id, enabled, now)?;
+            self.inner.plans.forget(job_id);
         }
         self.wake_runner();
         Ok(())
     }
+}
+
+/// A job's definition and next run once enabled or disabled.
+fn toggled(row: &JobRow, enabled: bool, now: DateTime<Utc>) -> Result<(String, Option<i64>)> {
+    let mut properties = crate::stored::job(row)?;
+    let state = if enabled {
+        JobState::Enabled
+    } else {
+        JobState::Disabled
+    };
+    merge_patch(
+        &mut properties,
+        &serde_json::json!({"state": state.as_str()}),
+    );
+    let json = properties.to_string();
+    let next_run = if enabled {
+        first_run(&json, row.series_anchor, row.series_runs, now)?
+    } else {
+        None
+    };
+    Ok((json, next_run))
 }
 
 fn parse_collection(body: Value) -> Result<JobCollectionDefinition> {
@@ -240,14 +339,15 @@ fn check_collection(
         )));
     }
     let Some(id) = existing else { return Ok(()) };
-    let jobs = crate::jobs::load_job_plans(tx, id)?;
-    if jobs.len() as u64 > l.max_job_count {
+    // Counted first, so a large collection is refused without compiling its jobs.
+    let count = count_jobs(tx, id)?;
+    if count as u64 > l.max_job_count {
         return Err(EngineError::conflict(format!(
-            "the collection has {} jobs; the Free plan allows {}",
-            jobs.len(),
+            "the collection has {count} jobs; the Free plan allows {}",
             l.max_job_count
         )));
     }
+    let jobs = load_job_plans(tx, id)?;
     for (name, plan) in &jobs {
         if let Some(r) = &plan.job.schedule.recurrence {
             if shortest_gap_minutes(r) < l.min_period_minutes {
@@ -256,7 +356,7 @@ fn check_collection(
                 )));
             }
         }
-        if crate::jobs::uses_authentication(&plan.job.action) {
+        if uses_authentication(&plan.job.action) {
             return Err(EngineError::conflict(format!(
                 "job '{name}' uses outbound authentication, which the Free plan does not allow"
             )));
@@ -275,8 +375,8 @@ fn stored_json(def: &JobCollectionDefinition) -> String {
 }
 
 /// The definition as the API returns it: id, type, name from the key; state defaults to Enabled.
-fn present(key: &CollectionKey, stored: &str) -> JobCollectionDefinition {
-    let mut def: JobCollectionDefinition = serde_json::from_str(stored).unwrap_or_default();
+fn present(key: &CollectionKey, stored: &str) -> Result<JobCollectionDefinition> {
+    let mut def = crate::stored::collection(key, stored)?;
     def.id = Some(key.resource_id());
     def.resource_type = Some(COLLECTION_TYPE.to_string());
     def.name = Some(key.name.clone());
@@ -288,38 +388,5 @@ fn present(key: &CollectionKey, stored: &str) -> JobCollectionDefinition {
         .get_or_insert_with(Default::default)
         .name
         .get_or_insert(SkuName::Standard);
-    def
-}
-
-pub(crate) fn collection_id(
-    conn: &rusqlite::Connection,
-    key: &CollectionKey,
-) -> Result<Option<i64>> {
-    Ok(conn
-        .query_row(
-            "SELECT id FROM collections WHERE subscription = ?1 AND resource_group = ?2 AND name = ?3",
-            params![key.subscription, key.resource_group, key.name],
-            |r| r.get(0),
-        )
-        .optional()?)
-}
-
-pub(crate) fn load_collection(
-    conn: &rusqlite::Connection,
-    key: &CollectionKey,
-) -> Result<Option<(i64, String)>> {
-    Ok(conn
-        .query_row(
-            "SELECT id, definition FROM collections WHERE subscription = ?1 AND resource_group = ?2 AND name = ?3",
-            params![key.subscription, key.resource_group, key.name],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?)
-}
-
-pub(crate) fn not_found(key: &CollectionKey) -> EngineError {
-    EngineError::not_found(format!(
-        "the job collection '{}' was not found in resource group '{}'",
-        key.name, key.resource_group
-    ))
+    Ok(def)
 }

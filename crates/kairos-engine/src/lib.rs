@@ -14,13 +14,16 @@ pub mod keys;
 pub mod lease;
 pub mod liveness;
 mod merge;
+mod outcome;
 mod plan;
 pub mod promote;
 pub mod quota;
+mod rows;
 pub mod runner;
 pub mod secrets;
 pub mod settings;
 pub mod store;
+mod stored;
 mod time;
 
 pub use actions::{ExecutorConfig, Note, Notifier};

@@ -3,8 +3,11 @@
 //! The plan's limits are the defaults when a collection sets no quota. On a desktop nobody is
 //! billed, so an explicit `quota` may go above them (docs/semantics.md).
 
+use crate::error::{EngineError, Result};
+use crate::rows::count_jobs;
 use kairos_core::model::{JobCollectionDefinition, RecurrenceFrequency, SkuName};
-use kairos_core::valid::Recurrence;
+use kairos_core::valid::{Action, ActionKind, Recurrence, ValidJob};
+use rusqlite::Connection;
 
 /// Minutes in one unit of a frequency (a month counts as 30 days).
 pub fn unit_minutes(f: RecurrenceFrequency) -> u64 {
@@ -90,6 +93,51 @@ pub fn shortest_gap_minutes(r: &Recurrence) -> u64 {
         .flatten()
         .min()
         .unwrap_or(period)
+}
+
+/// Quotas (spec §3, §4): job count and recurrence frequency give 409; so does outbound
+/// authentication on a Free collection.
+pub(crate) fn check_job_quota(
+    conn: &Connection,
+    collection_id: i64,
+    collection: &JobCollectionDefinition,
+    is_new: bool,
+    name: &str,
+    job: &ValidJob,
+) -> Result<()> {
+    let l = limits(collection);
+    if is_new {
+        let count = count_jobs(conn, collection_id)?;
+        if count as u64 >= l.max_job_count {
+            return Err(EngineError::conflict(format!(
+                "the job collection holds {count} jobs, its maximum (quota.maxJobCount {}); job '{name}' was not created",
+                l.max_job_count
+            )));
+        }
+    }
+    if let Some(r) = &job.schedule.recurrence {
+        let gap = shortest_gap_minutes(r);
+        if gap < l.min_period_minutes {
+            let (f, i) = l.max_recurrence;
+            return Err(EngineError::conflict(format!(
+                "job '{name}' would run every {gap} minute(s); the collection allows at most once every {i} {f} (quota.maxRecurrence)"
+            )));
+        }
+    }
+    if l.sku == SkuName::Free && uses_authentication(&job.action) {
+        return Err(EngineError::conflict(format!(
+            "job '{name}' uses outbound authentication, which the Free plan does not allow"
+        )));
+    }
+    Ok(())
+}
+
+pub(crate) fn uses_authentication(action: &Action) -> bool {
+    let own = matches!(&action.kind, ActionKind::Http(h) if h.authentication.is_some());
+    own || action
+        .error_action
+        .as_deref()
+        .is_some_and(uses_authentication)
 }
 
 /// Smallest distance between two set bits of `mask` on a circle of `size`; None for < 2 bits.

@@ -1,47 +1,177 @@
 //! Secrets a job definition carries, found by where they sit in the properties JSON.
 //!
 //! The API never returns a secret, so an editor that shows a saved job cannot send its secrets
-//! back. `keep_stored` lets such an editor save the job without them: a secret left out keeps
-//! its stored value, as long as the part holding it is still the same kind of thing (same
-//! authentication type).
+//! back, and a PATCH names only what changes. `carry_stored` lets both keep a stored secret they
+//! leave out, as long as the part holding it is still the same kind of thing (same
+//! authentication type) and its destination is the same: a secret is never sent somewhere the
+//! user did not give it for. When the destination changes (another host for HTTP, another
+//! tenant, audience or client for OAuth, another storage account, another Service Bus
+//! namespace), the stored secret is dropped and the change is refused until it is given again.
 
+use kairos_core::{FieldError, ValidationErrors};
 use serde_json::{Map, Value};
 
-/// Where secrets live inside one action: (path of the object, its secret members).
-const SECRET_HOLDERS: &[(&[&str], &[&str])] = &[
-    (
-        &["request", "authentication"],
-        &["password", "pfx", "secret"],
-    ),
-    (&["queueMessage"], &["sasToken"]),
-    (&["serviceBusQueueMessage", "authentication"], &["sasKey"]),
-    (&["serviceBusTopicMessage", "authentication"], &["sasKey"]),
+/// What a secret's destination is made of: (the field, read from the action, its value).
+type Destination = Vec<(&'static str, Option<String>)>;
+
+/// Where secrets live inside one action: the object holding them, its secret members, and what
+/// their destination is made of.
+struct Holder {
+    path: &'static [&'static str],
+    members: &'static [&'static str],
+    destination: fn(action: &Value, holder: &Map<String, Value>) -> Destination,
+}
+
+const HOLDERS: &[Holder] = &[
+    Holder {
+        path: &["request", "authentication"],
+        members: &["password", "pfx", "secret"],
+        destination: http_destination,
+    },
+    Holder {
+        path: &["queueMessage"],
+        members: &["sasToken"],
+        destination: |action, _| {
+            vec![(
+                "queueMessage.storageAccount",
+                lower(action.pointer("/queueMessage/storageAccount")),
+            )]
+        },
+    },
+    Holder {
+        path: &["serviceBusQueueMessage", "authentication"],
+        members: &["sasKey"],
+        destination: |action, _| {
+            vec![(
+                "serviceBusQueueMessage.namespace",
+                lower(action.pointer("/serviceBusQueueMessage/namespace")),
+            )]
+        },
+    },
+    Holder {
+        path: &["serviceBusTopicMessage", "authentication"],
+        members: &["sasKey"],
+        destination: |action, _| {
+            vec![(
+                "serviceBusTopicMessage.namespace",
+                lower(action.pointer("/serviceBusTopicMessage/namespace")),
+            )]
+        },
+    },
 ];
 
 /// The actions of a job: its action and that action's error action.
 const ACTIONS: &[&[&str]] = &[&["action"], &["action", "errorAction"]];
 
-/// Copy into `new` every secret that `stored` has and `new` leaves out (absent or empty).
-pub fn keep_stored(new: &mut Value, stored: &Value) {
+/// Where an HTTP request's credentials go: the scheme, host and port of `request.uri` (the
+/// path and query do not matter), and for OAuth the token's tenant, audience and client.
+fn http_destination(action: &Value, auth: &Map<String, Value>) -> Destination {
+    let uri = action.pointer("/request/uri").and_then(Value::as_str);
+    let origin = uri.map(|uri| match url::Url::parse(uri.trim()) {
+        Ok(url) => format!(
+            "{}://{}:{}",
+            url.scheme(),
+            url.host_str().unwrap_or_default(),
+            url.port_or_known_default().unwrap_or_default()
+        ),
+        Err(_) => uri.to_string(),
+    });
+    let mut parts = vec![("request.uri", origin)];
+    let oauth = auth
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.eq_ignore_ascii_case("ActiveDirectoryOAuth"));
+    if oauth {
+        let text = |k: &str| auth.get(k).and_then(Value::as_str).map(str::to_string);
+        parts.push(("request.authentication.tenant", lower(auth.get("tenant"))));
+        parts.push(("request.authentication.audience", text("audience")));
+        parts.push(("request.authentication.clientId", text("clientId")));
+    }
+    parts
+}
+
+fn lower(value: Option<&Value>) -> Option<String> {
+    value
+        .and_then(Value::as_str)
+        .map(|s| s.trim().to_ascii_lowercase())
+}
+
+fn is_given(value: Option<&Value>) -> bool {
+    value.is_some_and(|v| !v.is_null() && v.as_str() != Some(""))
+}
+
+/// Carry into `new` each secret that `stored` has and `given` (what the request itself says)
+/// leaves out (absent or empty): for a PATCH `new` is the merged definition and `given` the
+/// patch; for an editor's PUT both are the new definition.
+///
+/// A secret is carried only to the same kind of holder (same authentication type; another
+/// type drops it) with the same destination. When the destination changed, the secret is
+/// dropped and every such field is reported, so the caller refuses the change (400) until the
+/// request gives the secret again.
+pub fn carry_stored(
+    new: &mut Value,
+    stored: &Value,
+    given: &Value,
+) -> Result<(), ValidationErrors> {
+    let mut problems = Vec::new();
     for action in ACTIONS {
-        for (holder, members) in SECRET_HOLDERS {
-            let path: Vec<&str> = action.iter().chain(holder.iter()).copied().collect();
-            let (Some(old), Some(new)) = (object_at(stored, &path), object_at_mut(new, &path))
-            else {
+        let (Some(stored_action), Some(new_action)) =
+            (value_at(stored, action), value_at(new, action))
+        else {
+            continue;
+        };
+        let new_action = new_action.clone();
+        for holder in HOLDERS {
+            let path: Vec<&str> = action.iter().chain(holder.path.iter()).copied().collect();
+            let given_object = object_at(given, &path);
+            let supplied = |member: &str| is_given(given_object.and_then(|o| o.get(member)));
+            let Some(old) = object_at(stored, &path) else {
                 continue;
             };
-            if !same_type(old, new) {
+            let Some(object) = object_at_mut(new, &path) else {
+                continue;
+            };
+            if !same_type(old, object) {
+                for member in holder.members {
+                    if !supplied(member) {
+                        object.remove(*member);
+                    }
+                }
                 continue;
             }
-            for member in *members {
-                let missing = new
-                    .get(*member)
-                    .is_none_or(|v| v.is_null() || v.as_str() == Some(""));
-                if let (true, Some(value)) = (missing, old.get(*member)) {
-                    new.insert((*member).to_string(), value.clone());
+            let before = (holder.destination)(stored_action, old);
+            let after = (holder.destination)(&new_action, object);
+            let changed: Vec<String> = before
+                .iter()
+                .zip(&after)
+                .filter(|(b, a)| b.1 != a.1)
+                .map(|(b, _)| format!("properties.{}.{}", action.join("."), b.0))
+                .collect();
+            for member in holder.members {
+                if supplied(member) {
+                    continue;
+                }
+                let Some(value) = old.get(*member).filter(|v| is_given(Some(v))) else {
+                    continue;
+                };
+                if changed.is_empty() {
+                    object.insert((*member).to_string(), value.clone());
+                } else {
+                    object.remove(*member);
+                    problems.push(FieldError::bad_request(
+                        format!("properties.{}.{member}", path.join(".")),
+                        format!(
+                            "the destination changed ({}), give the secret again: a stored secret is only sent where it was given for",
+                            changed.join(", ")
+                        ),
+                    ));
                 }
             }
         }
+    }
+    match ValidationErrors::from_vec(problems) {
+        Some(errors) => Err(errors),
+        None => Ok(()),
     }
 }
 
@@ -50,12 +180,12 @@ pub fn keep_stored(new: &mut Value, stored: &Value) {
 pub fn stored_paths(properties: &Value) -> Vec<String> {
     let mut paths = Vec::new();
     for action in ACTIONS {
-        for (holder, members) in SECRET_HOLDERS {
-            let path: Vec<&str> = action.iter().chain(holder.iter()).copied().collect();
+        for holder in HOLDERS {
+            let path: Vec<&str> = action.iter().chain(holder.path.iter()).copied().collect();
             let Some(object) = object_at(properties, &path) else {
                 continue;
             };
-            for member in *members {
+            for member in holder.members {
                 if object
                     .get(*member)
                     .and_then(Value::as_str)
@@ -78,6 +208,10 @@ fn same_type(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
     kind(a) == kind(b)
 }
 
+fn value_at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(value, |v, key| v.get(*key))
+}
+
 fn object_at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Map<String, Value>> {
     path.iter()
         .try_fold(value, |v, key| v.get(*key))?
@@ -97,7 +231,7 @@ mod tests {
 
     fn check(new: Value, stored: Value, expected: Value) {
         let mut kept = new.clone();
-        keep_stored(&mut kept, &stored);
+        carry_stored(&mut kept, &stored, &new).unwrap();
         assert_eq!(kept, expected, "new {new} stored {stored}");
     }
 

@@ -140,11 +140,13 @@ impl Engine {
                         continue;
                     }
                 };
-            activity.finished(outcome.recorded);
+            // What the results set off (a retry to claim, notifications) is under way before
+            // the results stop counting as busy, so the runner is never idle in between.
             if outcome.more_work {
                 self.wake_runner();
             }
             self.notify_faults(outcome.faults);
+            activity.finished(outcome.recorded);
             if outcome.failed.is_empty() {
                 backoff.succeeded();
                 continue;

@@ -2,7 +2,6 @@
 //! (Postponed records too), 60 days of history, finished jobs for 60 days.
 
 use super::harness::*;
-use chrono::TimeDelta;
 use kairos_engine::{Engine, JobKey};
 use serde_json::json;
 
@@ -82,7 +81,7 @@ async fn each_job_keeps_its_last_1000_records_postponed_ones_included() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn history_and_finished_jobs_go_after_60_days() {
-    let (target, base) = Target::start().await;
+    let (_target, base) = Target::start().await;
     let s = setup("2030-01-01T07:59:00Z");
     let once = s.collection.job("once");
     s.engine
