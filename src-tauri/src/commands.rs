@@ -118,16 +118,38 @@ fn collection_summary(d: &Desktop, key: &CollectionKey) -> CommandResult<Collect
 
 pub fn create_collection(d: &Desktop, name: &str) -> CommandResult<CollectionSummary> {
     let key = CollectionKey::new(DESKTOP_SUBSCRIPTION, DESKTOP_RESOURCE_GROUP, name.trim());
-    if d.engine.get_collection(&key).is_ok() {
-        return Err(CommandError {
-            code: "Conflict".into(),
-            message: format!("a collection named '{}' already exists", key.name),
-            errors: vec![],
-        });
-    }
     let body = json!({"location": "local", "properties": {"sku": {"name": DESKTOP_PLAN}, "state": "Enabled"}});
-    d.engine.put_collection(&key, body)?;
+    // Created only if absent, decided in the engine's write transaction (another process may
+    // create the same name at the same moment).
+    d.engine.create_collection(&key, body).map_err(|e| {
+        name_field_error(
+            e,
+            "jobCollectionName",
+            Some("a collection with this name already exists"),
+        )
+    })?;
     collection_summary(d, &key)
+}
+
+/// An engine error about a name, as an error on the form's `name` field: the engine names the
+/// field as the API does (`jobName`, `jobCollectionName`); a conflict means the name is taken.
+/// `taken`: the sentence for a conflict when creating.
+fn name_field_error(e: EngineError, api_field: &str, taken: Option<&str>) -> CommandError {
+    let conflict = e.kind == kairos_engine::ErrorKind::Conflict;
+    let mut error = CommandError::from(e);
+    if let (true, Some(taken)) = (conflict, taken) {
+        error.errors = vec![FieldError {
+            path: "name".into(),
+            code: "Conflict".into(),
+            message: taken.into(),
+        }];
+    }
+    for field in &mut error.errors {
+        if field.path == api_field {
+            field.path = "name".into();
+        }
+    }
+    error
 }
 
 pub fn set_collection_enabled(d: &Desktop, collection: &str, enabled: bool) -> CommandResult<()> {
@@ -221,23 +243,17 @@ pub fn save_job(
     create: bool,
 ) -> CommandResult<JobSummary> {
     let key = job_key(collection, name.trim())?;
-    if create && d.engine.get_job(&key).is_ok() {
-        return Err(CommandError {
-            code: "Conflict".into(),
-            message: format!(
-                "a job named '{}' already exists in this collection",
-                key.name
-            ),
-            errors: vec![FieldError {
-                path: "name".into(),
-                code: "Conflict".into(),
-                message: "a job with this name already exists".into(),
-            }],
-        });
-    }
-    let put = d
-        .engine
-        .put_job_keeping_secrets(&key, json!({ "properties": properties }))?;
+    let body = json!({ "properties": properties });
+    let put = if create {
+        // Created only if absent, decided in the engine's write transaction.
+        d.engine.create_job(&key, body).map_err(|e| {
+            name_field_error(e, "jobName", Some("a job with this name already exists"))
+        })?
+    } else {
+        d.engine
+            .put_job_keeping_secrets(&key, body)
+            .map_err(|e| name_field_error(e, "jobName", None))?
+    };
     job_summary(d, &key.collection, &put.value)
 }
 

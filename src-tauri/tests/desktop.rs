@@ -311,3 +311,23 @@ fn bindings_are_current() {
         "ui/src/ipc/bindings.ts is stale: run KAIROS_UPDATE_BINDINGS=1 cargo test -p kairos-desktop --test desktop bindings"
     );
 }
+
+/// Names are checked by the engine, and the form shows the rule next to its name field: a
+/// collection named `a/b` (which nothing could address or delete) is refused, as is a name
+/// already taken (decided in the engine's write transaction, not checked first).
+#[test]
+fn a_bad_or_taken_collection_name_is_refused_on_the_name_field() {
+    let s = setup();
+    let d = &s.desktop;
+    let slash: CommandError = c::create_collection(d, "a/b").unwrap_err();
+    assert_eq!(slash.code, "BadRequest");
+    assert_eq!(slash.errors.len(), 1, "{slash:?}");
+    assert_eq!(slash.errors[0].path, "name");
+    assert!(slash.errors[0].message.contains('/'), "{slash:?}");
+    c::create_collection(d, "ops").unwrap();
+    let taken = c::create_collection(d, "OPS").unwrap_err();
+    assert_eq!(taken.code, "Conflict");
+    assert_eq!(taken.errors[0].path, "name");
+    let long = c::create_collection(d, &"x".repeat(101)).unwrap_err();
+    assert_eq!(long.errors[0].path, "name", "{long:?}");
+}
