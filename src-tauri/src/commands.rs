@@ -35,9 +35,9 @@ pub type CommandResult<T> = Result<T, CommandError>;
 impl From<EngineError> for CommandError {
     fn from(e: EngineError) -> Self {
         CommandError {
-            code: e.code.to_string(),
-            message: e.message.clone(),
-            errors: e.details.iter().map(field_error).collect(),
+            code: e.code().to_string(),
+            message: e.message(),
+            errors: e.details().iter().map(field_error).collect(),
         }
     }
 }
@@ -135,7 +135,7 @@ pub fn create_collection(d: &Desktop, name: &str) -> CommandResult<CollectionSum
 /// field as the API does (`jobName`, `jobCollectionName`); a conflict means the name is taken.
 /// `taken`: the sentence for a conflict when creating.
 fn name_field_error(e: EngineError, api_field: &str, taken: Option<&str>) -> CommandError {
-    let conflict = e.kind == kairos_engine::ErrorKind::Conflict;
+    let conflict = e.kind() == kairos_engine::ErrorKind::Conflict;
     let mut error = CommandError::from(e);
     if let (true, Some(taken)) = (conflict, taken) {
         error.errors = vec![FieldError {

@@ -159,10 +159,10 @@ impl ApiError {
 impl From<EngineError> for ApiError {
     fn from(e: EngineError) -> ApiError {
         let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let body = match ValidationErrors::from_vec(e.details) {
+        let body = match e {
             // Input problems: the core's body, with its (bounded) details list.
-            Some(problems) => problems.to_arm_error(),
-            None => arm_error(e.code, &e.message, e.target.as_deref()),
+            EngineError::Invalid(problems) => problems.to_arm_error(),
+            other => arm_error(other.code(), &other.message(), other.target()),
         };
         ApiError {
             status,

@@ -44,9 +44,8 @@ impl JobPlan {
 
     /// Compile stored properties; `anchor_ms` is the series' creation time.
     pub fn compile(properties_json: &str, anchor_ms: i64) -> Result<JobPlan> {
-        let value: serde_json::Value = serde_json::from_str(properties_json).map_err(|e| {
-            EngineError::internal(format!("stored job definition is not JSON: {e}"))
-        })?;
+        let value: serde_json::Value = serde_json::from_str(properties_json)
+            .map_err(|e| EngineError::damaged(format!("stored job definition is not JSON: {e}")))?;
         let calendars = stored_calendars(&value)?;
         let props: JobProperties = from_value_at(value, "properties")?;
         let anchor = from_ms(anchor_ms);

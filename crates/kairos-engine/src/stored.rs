@@ -47,7 +47,7 @@ fn collection_what(key: &CollectionKey) -> String {
 
 fn corrupt(what: String, why: String) -> EngineError {
     tracing::error!(row = %what, error = %why, "a stored row is not valid JSON");
-    EngineError::internal(format!(
+    EngineError::damaged(format!(
         "the stored {what} is not valid JSON ({why}); it was left as it is: replace it (PUT) or delete it"
     ))
 }

@@ -957,10 +957,10 @@ async fn a_saved_job_shows_the_certificate_facts_only() {
         .unwrap_err();
     assert_eq!(err.status(), 400);
     assert_eq!(
-        err.target.as_deref(),
+        err.target(),
         Some("properties.action.request.authentication.pfx")
     );
-    assert!(!err.message.contains(PFX_PASSWORD));
+    assert!(!err.message().contains(PFX_PASSWORD));
 }
 
 #[tokio::test]

@@ -25,8 +25,12 @@ fn job_body() -> serde_json::Value {
 fn assert_bad_name<T: std::fmt::Debug>(result: Result<T, EngineError>, field: &str, says: &str) {
     let err = result.expect_err(field);
     assert_eq!(err.status(), 400, "{err:?}");
-    assert_eq!(err.target.as_deref(), Some(field), "{err:?}");
-    assert!(err.message.contains(says), "{says:?} in {:?}", err.message);
+    assert_eq!(err.target(), Some(field), "{err:?}");
+    assert!(
+        err.message().contains(says),
+        "{says:?} in {:?}",
+        err.message()
+    );
 }
 
 /// (name, what the error says); `None`: accepted.

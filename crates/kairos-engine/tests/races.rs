@@ -278,7 +278,7 @@ fn a_pfx_is_read_before_the_write_transaction() {
         .unwrap_err();
     assert_eq!(err.status(), 400, "{err:?}");
     assert_eq!(
-        err.target.as_deref(),
+        err.target(),
         Some("properties.action.request.authentication.pfx")
     );
     assert!(
@@ -368,9 +368,9 @@ fn removing_a_calendar_in_use_is_refused_before_the_write_transaction() {
         .unwrap_err();
     assert_eq!(err.status(), 409, "{err:?}");
     assert!(
-        err.message.contains("calendar 'holidays' is used by job"),
+        err.message().contains("calendar 'holidays' is used by job"),
         "{}",
-        err.message
+        err.message()
     );
     assert!(
         started.elapsed() < Duration::from_secs(2),

@@ -81,10 +81,10 @@ fn job(action: Value) -> Value {
 fn assert_refused(result: Result<impl std::fmt::Debug, EngineError>, fields: &[&str], what: &str) {
     let err = result.expect_err(what);
     assert_eq!(err.status(), 400, "{what}: {err:?}");
-    assert_eq!(err.target.as_deref(), Some(fields[0]), "{what}: {err:?}");
-    let paths: Vec<&str> = err.details.iter().map(|d| d.path.as_str()).collect();
+    assert_eq!(err.target(), Some(fields[0]), "{what}: {err:?}");
+    let paths: Vec<&str> = err.details().iter().map(|d| d.path.as_str()).collect();
     assert_eq!(paths, fields, "{what}");
-    for d in &err.details {
+    for d in err.details() {
         assert!(d.message.contains(CHANGED), "{what}: {}", d.message);
     }
 }

@@ -58,9 +58,9 @@ fn assert_reported<T: std::fmt::Debug>(result: Result<T, EngineError>, names: &s
     let err = result.expect_err(what);
     assert_eq!(err.status(), 500, "{what}: {err:?}");
     assert!(
-        err.message.contains(names) && err.message.contains("not valid JSON"),
+        err.message().contains(names) && err.message().contains("not valid JSON"),
         "{what}: {}",
-        err.message
+        err.message()
     );
 }
 

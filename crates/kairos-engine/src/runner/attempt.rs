@@ -60,7 +60,7 @@ impl Engine {
                     false,
                     Outcome::failed(format!(
                         "The stored job definition cannot be used: {}",
-                        e.message
+                        e.message()
                     )),
                     to_ms(start),
                     to_ms(start),

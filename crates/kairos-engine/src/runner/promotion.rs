@@ -103,7 +103,7 @@ impl Engine {
             }),
             Err(e) => {
                 tracing::error!(job = row.id, error = %e, "a stored job no longer compiles; it is Faulted");
-                Decision::Broken(e.message)
+                Decision::Broken(e.message())
             }
         }
     }

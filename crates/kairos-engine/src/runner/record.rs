@@ -116,10 +116,10 @@ impl Engine {
         let mut open = true;
         let mut give_up_at: Option<std::time::Instant> = None;
         loop {
-            if pending.is_empty() {
-                if !open || results.recv_many(&mut pending, RECORD_BATCH).await == 0 {
-                    return;
-                }
+            if pending.is_empty()
+                && (!open || results.recv_many(&mut pending, RECORD_BATCH).await == 0)
+            {
+                return;
             }
             while open && pending.len() < RECORD_BATCH {
                 match results.try_recv() {

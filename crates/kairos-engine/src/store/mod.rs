@@ -171,9 +171,9 @@ mod tests {
         drop(store);
         let err = Store::open(&path).unwrap_err();
         assert!(
-            err.message.contains("newer version of Kairos"),
+            err.message().contains("newer version of Kairos"),
             "{}",
-            err.message
+            err.message()
         );
     }
 
@@ -185,7 +185,11 @@ mod tests {
         conn.pragma_update(None, "user_version", -1).unwrap();
         drop(conn);
         let err = Store::open(&path).unwrap_err();
-        assert!(err.message.contains("schema version -1"), "{}", err.message);
+        assert!(
+            err.message().contains("schema version -1"),
+            "{}",
+            err.message()
+        );
     }
 
     /// Two processes opening a new database at the same moment (the window and the tray runner

@@ -322,12 +322,12 @@ async fn quotas_give_conflicts() {
         .engine
         .put_job(&small.job("b"), json!({"properties": {"action": http}}))
         .unwrap_err();
-    assert_eq!(too_many.status(), 409, "{}", too_many.message);
+    assert_eq!(too_many.status(), 409, "{}", too_many.message());
     let too_often = s
         .engine
         .put_job(&small.job("a"), json!({"properties": {"action": http, "recurrence": {"frequency": "Minute", "interval": 30}}}))
         .unwrap_err();
-    assert_eq!(too_often.status(), 409, "{}", too_often.message);
+    assert_eq!(too_often.status(), 409, "{}", too_often.message());
     let expanded = s
         .engine
         .put_job(
@@ -339,7 +339,7 @@ async fn quotas_give_conflicts() {
         expanded.status(),
         409,
         "a schedule that expands to every 30 minutes: {}",
-        expanded.message
+        expanded.message()
     );
     let free = CollectionKey::new("sub", "rg", "free");
     s.engine
