@@ -26,7 +26,7 @@ pub mod store;
 mod stored;
 mod time;
 
-pub use actions::{ExecutorConfig, Note, Notifier};
+pub use actions::{ExecutorConfig, Note, Notifier, NotifyError};
 pub use changes::ChangeWatcher;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use collections::Put;

@@ -8,7 +8,7 @@
 //! docs/architecture.md) and does not report clicks on Linux.
 
 use futures_util::StreamExt;
-use kairos_engine::actions::{Note, Notifier, NotifyFuture};
+use kairos_engine::actions::{Note, Notifier, NotifyError, NotifyFuture};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -126,6 +126,6 @@ impl ClickableNotifier {
 
 impl Notifier for ClickableNotifier {
     fn notify<'a>(&'a self, note: &'a Note) -> NotifyFuture<'a> {
-        Box::pin(self.send(note))
+        Box::pin(async move { self.send(note).await.map_err(NotifyError::from_message) })
     }
 }

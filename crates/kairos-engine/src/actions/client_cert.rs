@@ -52,9 +52,27 @@ pub struct CertificateFacts {
 ///
 /// Decrypting a PFX runs its key derivation (thousands of hash iterations, up to a million for
 /// a hostile file): call it from blocking code, or through `tokio::task::spawn_blocking`.
-pub fn certificate_facts(pfx_base64: &str, password: &str) -> Result<CertificateFacts, String> {
-    let opened = OpenedPfx::open(pfx_base64, password)?;
-    facts_of(&opened.chain[0])
+pub fn certificate_facts(
+    pfx_base64: &str,
+    password: &str,
+) -> Result<CertificateFacts, CertificateError> {
+    let opened = OpenedPfx::open(pfx_base64, password).map_err(CertificateError::Unreadable)?;
+    facts_of(&opened.chain[0]).map_err(CertificateError::Unreadable)
+}
+
+/// Why a PFX cannot be used (code `InvalidCertificate`): the base64 or the file is not valid,
+/// the password is wrong, the encryption is not supported, a key or certificate is missing.
+/// Never holds the password or the PFX.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CertificateError {
+    #[error("{0}")]
+    Unreadable(String),
+}
+
+impl CertificateError {
+    pub fn code(&self) -> &'static str {
+        "InvalidCertificate"
+    }
 }
 
 /// What a PFX holds that TLS needs: the private key (PKCS #8 DER) and the certificate chain
@@ -397,13 +415,15 @@ mod tests {
         let password = "hunter2-password";
         for pfx in ["not base64!", "MIIKSECRET", "AAAA", ""] {
             let err = certificate_facts(pfx, password).unwrap_err();
-            assert!(!err.contains(password), "{err}");
+            assert!(!err.to_string().contains(password), "{err}");
         }
         assert!(!certificate_facts("MIIKSECRET", password)
             .unwrap_err()
+            .to_string()
             .contains("MIIKSECRET"));
         assert!(certificate_facts("AAAA", password)
             .unwrap_err()
+            .to_string()
             .contains("not a valid PFX"));
     }
 }

@@ -16,9 +16,9 @@ mod redirect;
 mod service_bus;
 mod storage_queue;
 
-pub use client_cert::{certificate_facts, CertificateFacts};
+pub use client_cert::{certificate_facts, CertificateError, CertificateFacts};
 pub(crate) use notification::failure_summary;
-pub use notification::{DbusNotifier, Note, Notifier, NotifyFuture};
+pub use notification::{DbusNotifier, Note, Notifier, NotifyError, NotifyFuture};
 pub use private::non_public_range;
 
 use chrono::{DateTime, Utc};

@@ -13,7 +13,40 @@ use std::pin::Pin;
 use std::time::Duration;
 use tokio::time::Instant;
 
-pub type NotifyFuture<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + Send + 'a>>;
+pub type NotifyFuture<'a> = Pin<Box<dyn Future<Output = Result<(), NotifyError>> + Send + 'a>>;
+
+/// Why a notification was not shown. The message says why and what to do; it never holds the
+/// notification's text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotifyError {
+    /// No notification service could be reached (no session bus, nobody owns the name, no
+    /// answer in time).
+    #[error("{0}")]
+    Unavailable(String),
+    /// The service was reached and refused or failed.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl NotifyError {
+    /// The stable code of this variant.
+    pub fn code(&self) -> &'static str {
+        match self {
+            NotifyError::Unavailable(_) => "NotificationServiceUnavailable",
+            NotifyError::Failed(_) => "NotificationFailed",
+        }
+    }
+
+    /// From a message that says what went wrong: "no desktop notification service…" is
+    /// `Unavailable`, anything else `Failed`.
+    pub fn from_message(message: String) -> NotifyError {
+        if message.starts_with("no desktop notification service") {
+            NotifyError::Unavailable(message)
+        } else {
+            NotifyError::Failed(message)
+        }
+    }
+}
 
 /// Shows a desktop notification. `kairos serve` uses the OS service (`DbusNotifier` on Linux);
 /// the desktop app plugs in tauri-plugin-notification.
@@ -194,7 +227,11 @@ impl DbusNotifier {
 
 impl Notifier for DbusNotifier {
     fn notify<'a>(&'a self, note: &'a Note) -> NotifyFuture<'a> {
-        Box::pin(self.send(&note.title, &note.body))
+        Box::pin(async move {
+            self.send(&note.title, &note.body)
+                .await
+                .map_err(NotifyError::from_message)
+        })
     }
 }
 
@@ -291,7 +328,7 @@ pub(super) async fn execute(
                 message: format!("Notification shown: '{shown}'"),
             }
         }
-        Err(reason) => Outcome::failed(reason),
+        Err(reason) => Outcome::failed(reason.to_string()),
     }
 }
 
@@ -346,7 +383,11 @@ mod tests {
         let notifier = DbusNotifier::with_address("unix:path=/nonexistent/bus");
         let result = block_on_here(notifier.notify(&test_note()));
         let err = result.unwrap_err();
-        assert!(err.starts_with("no desktop notification service:"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("no desktop notification service:"),
+            "{err}"
+        );
     }
 
     /// Polls a future to completion on this thread with no runtime (the notifier must not

@@ -358,7 +358,7 @@ fn fill_certificate_facts(properties: &mut Value) -> Result<()> {
             .and_then(Value::as_str)
             .unwrap_or_default();
         let facts = crate::actions::certificate_facts(pfx, password)
-            .map_err(|why| EngineError::bad_request(format!("{path}.pfx"), why))?;
+            .map_err(|why| EngineError::bad_request(format!("{path}.pfx"), why.to_string()))?;
         auth.insert(
             "certificateThumbprint".into(),
             Value::String(facts.thumbprint),
