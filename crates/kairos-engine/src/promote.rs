@@ -19,6 +19,10 @@ const MAX_MISSED_SCANNED: usize = 100_000;
 const SPREAD_WINDOW_MS: i64 = 10_000;
 const SPREAD_STEP_MS: i64 = 1_000;
 
+/// `due_at` of an attempt queued behind the previous occurrence (overlap Queue): never due by
+/// time; released when that occurrence finishes.
+pub(crate) const QUEUED_DUE: i64 = i64::MAX / 2;
+
 /// Why occurrences were missed, for the history record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MissReason {

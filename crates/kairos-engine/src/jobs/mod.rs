@@ -157,7 +157,7 @@ fn present_job(
     } else {
         let retry_due: Option<i64> = conn.query_row(
             "SELECT min(due_at) FROM attempts WHERE job_id = ?1 AND claimed = 0 AND due_at < ?2",
-            params![row.id, crate::runner::QUEUED_DUE],
+            params![row.id, crate::promote::QUEUED_DUE],
             |r| r.get(0),
         )?;
         let next = match row.state {

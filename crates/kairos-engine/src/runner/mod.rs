@@ -41,9 +41,7 @@ const RECORD_BATCH: usize = 1_000;
 /// Work is promoted and claimed this long before it is due, and each attempt then waits for its
 /// exact due time: the database work of a burst happens before the due instant, not after it.
 const LEAD_MS: i64 = 1_000;
-/// `due_at` of an attempt queued behind the previous occurrence (overlap Queue): never due by
-/// time; released when that occurrence finishes.
-pub(crate) const QUEUED_DUE: i64 = i64::MAX / 2;
+pub(crate) use crate::promote::QUEUED_DUE;
 /// A wall-clock jump larger than this (beyond real elapsed time) counts as sleep or a clock change.
 const CLOCK_JUMP_MS: i64 = 30_000;
 /// How often the runner asks whether another process wrote to the database.

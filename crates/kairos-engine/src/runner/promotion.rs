@@ -10,7 +10,7 @@ use super::record::prune_history;
 use super::{PROMOTE_BATCH, QUEUED_DUE};
 use crate::engine::Engine;
 use crate::error::Result;
-use crate::jobs::{job_from_row, JobRow, JOB_COLUMNS};
+use crate::rows::{job_from_row, JobRow, JOB_COLUMNS};
 use crate::promote::{self, MissReason, Promotion};
 use crate::time::{from_ms, to_ms};
 use chrono::{DateTime, Utc};
