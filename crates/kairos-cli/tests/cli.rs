@@ -172,6 +172,24 @@ fn preview_contract() {
         },
     );
     check(
+        "a year past chrono's range is an error, not a crash (it used to exit 101)",
+        &["preview", "--now", "2030-01-01T00:00:00Z", "-"],
+        Some(r#"{"startTime": "+262142-12-31T23:00-05:00"}"#),
+        Expect::Error {
+            target: Some("properties.startTime"),
+            contains: "years 0001 to 9999",
+        },
+    );
+    check(
+        "--now out of range",
+        &["preview", "--now", "+10000-01-01T00:00:00Z", "-"],
+        Some("{}"),
+        Expect::Error {
+            target: Some("--now"),
+            contains: "years 0001 to 9999",
+        },
+    );
+    check(
         "bad --count",
         &["preview", "--count", "-3", "-"],
         Some("{}"),

@@ -14,7 +14,9 @@ use super::calendar::{days_in_month, from_month_index, monday_of, month_day_mask
 use super::zone::{DstPolicy, Resolved, Zone};
 use crate::model::RecurrenceFrequency;
 use crate::valid::{MonthDays, MonthlyOccurrences, Recurrence};
-use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, Timelike, Utc};
+use chrono::{
+    DateTime, Datelike, Days, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, Timelike, Utc,
+};
 
 const ALL_HOURS: u32 = (1 << 24) - 1;
 
@@ -238,7 +240,8 @@ impl Rule {
         let until_date = until.map(|u| self.zone.to_local(u).date());
         let mut k = period.index_containing(from_date, interval);
         for _ in 0..MAX_CALENDAR_PERIODS {
-            let (first_day, mut days) = period.days(k, interval);
+            // Past the last representable period (beyond year 9999 of any input): no more runs.
+            let (first_day, mut days) = period.days(k, interval)?;
             if until_date.is_some_and(|u| first_day > u) {
                 return None;
             }
@@ -399,9 +402,9 @@ impl Rule {
             // When a limit fails, jump to the next wall-clock time that could pass it; no
             // instant in between can.
             let jump_to = if hour_limit.is_some_and(|h| h & (1 << local.hour()) == 0) {
-                next_hour_in(local, hour_limit.unwrap_or(ALL_HOURS))
+                next_hour_in(local, hour_limit.unwrap_or(ALL_HOURS))?
             } else if minute_limit.is_some_and(|m| m & (1 << local.minute()) == 0) {
-                next_minute_in(local, minute_limit.unwrap_or(u64::MAX))
+                next_minute_in(local, minute_limit.unwrap_or(u64::MAX))?
             } else {
                 return instant(candidate);
             };
@@ -417,32 +420,33 @@ fn instant(ts: i64) -> Option<DateTime<Utc>> {
 }
 
 /// Start of the next wall-clock hour (after `local`'s hour) whose hour is in `hours`.
-fn next_hour_in(local: NaiveDateTime, hours: u32) -> NaiveDateTime {
+fn next_hour_in(local: NaiveDateTime, hours: u32) -> Option<NaiveDateTime> {
     let h = local.hour();
     let later = hours & !((2u32 << h) - 1);
     let (day, hour) = if later != 0 {
         (local.date(), later.trailing_zeros())
     } else {
-        (local.date() + TimeDelta::days(1), hours.trailing_zeros())
+        (local.date().succ_opt()?, hours.trailing_zeros())
     };
-    NaiveDateTime::new(
+    Some(NaiveDateTime::new(
         day,
-        NaiveTime::from_hms_opt(hour, 0, 0).unwrap_or(NaiveTime::MIN),
-    )
+        NaiveTime::from_hms_opt(hour, 0, 0)?,
+    ))
 }
 
 /// Start of the next wall-clock minute (after `local`'s minute) whose minute is in `minutes`.
-fn next_minute_in(local: NaiveDateTime, minutes: u64) -> NaiveDateTime {
+fn next_minute_in(local: NaiveDateTime, minutes: u64) -> Option<NaiveDateTime> {
     let m = local.minute();
     let later = minutes & !((2u64 << m) - 1);
     let hour_start = local
         .date()
-        .and_time(NaiveTime::from_hms_opt(local.hour(), 0, 0).unwrap_or(NaiveTime::MIN));
-    if later != 0 {
-        hour_start + TimeDelta::minutes(later.trailing_zeros() as i64)
+        .and_time(NaiveTime::from_hms_opt(local.hour(), 0, 0)?);
+    let offset = if later != 0 {
+        TimeDelta::minutes(later.trailing_zeros() as i64)
     } else {
-        hour_start + TimeDelta::hours(1) + TimeDelta::minutes(minutes.trailing_zeros() as i64)
-    }
+        TimeDelta::minutes(60 + minutes.trailing_zeros() as i64)
+    };
+    hour_start.checked_add_signed(offset)
 }
 
 impl CalendarPeriod {
@@ -462,11 +466,15 @@ impl CalendarPeriod {
         k.max(0)
     }
 
-    /// First day of period `k` and the run days of that period in order.
-    fn days(&self, k: i64, interval: u32) -> (NaiveDate, PeriodDays) {
-        match self {
+    /// First day of period `k` and the run days of that period in order; `None` past the
+    /// last date the calendar can represent.
+    fn days(&self, k: i64, interval: u32) -> Option<(NaiveDate, PeriodDays)> {
+        let after = |start: NaiveDate, days: i64| -> Option<NaiveDate> {
+            start.checked_add_days(Days::new(u64::try_from(days).ok()?))
+        };
+        Some(match self {
             CalendarPeriod::Day { anchor } => {
-                let day = *anchor + TimeDelta::days(k * interval as i64);
+                let day = after(*anchor, k.checked_mul(interval as i64)?)?;
                 (
                     day,
                     PeriodDays {
@@ -479,7 +487,7 @@ impl CalendarPeriod {
                 anchor_monday,
                 weekdays,
             } => {
-                let monday = *anchor_monday + TimeDelta::days(k * 7 * interval as i64);
+                let monday = after(*anchor_monday, k.checked_mul(7 * interval as i64)?)?;
                 (
                     monday,
                     PeriodDays {
@@ -494,8 +502,9 @@ impl CalendarPeriod {
                 occurrences,
                 default_day,
             } => {
-                let (year, month) = from_month_index(anchor_month + k * interval as i64);
-                let first = NaiveDate::from_ymd_opt(year, month, 1).unwrap_or_default();
+                let index = k.checked_mul(interval as i64)?.checked_add(*anchor_month)?;
+                let (year, month) = from_month_index(index)?;
+                let first = NaiveDate::from_ymd_opt(year, month, 1)?;
                 let mask = if days.is_none() && occurrences.is_none() {
                     if *default_day <= days_in_month(year, month) {
                         1 << default_day
@@ -514,7 +523,7 @@ impl CalendarPeriod {
                     },
                 )
             }
-        }
+        })
     }
 }
 
@@ -531,6 +540,6 @@ impl PeriodDays {
         }
         let i = self.mask.trailing_zeros();
         self.mask &= self.mask - 1;
-        Some(self.first + TimeDelta::days(i as i64))
+        self.first.checked_add_days(Days::new(i as u64))
     }
 }

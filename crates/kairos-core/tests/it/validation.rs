@@ -1538,6 +1538,18 @@ fn start_time_limit() {
         starting("2030-02-30T00:00:00Z"),
         &[("properties.startTime", "is not a date-time")],
     );
+    // This one used to panic the parser (a year past chrono's range once the offset applied).
+    check(
+        starting("+262142-12-31T23:00-05:00"),
+        &[(
+            "properties.startTime",
+            "is out of range; a date-time must lie in the years 0001 to 9999 (UTC)",
+        )],
+    );
+    check(
+        recurring(r#"{"frequency":"Day","endTime":"10000-01-01T00:00:00Z"}"#),
+        &[("properties.recurrence.endTime", "years 0001 to 9999")],
+    );
     check(
         r#"{"startTime":5,"action":{"type":"Notification"}}"#,
         &[("properties.startTime", "expected a string, got integer `5`")],
