@@ -1938,6 +1938,42 @@ fn several_problems_are_all_reported() {
     check(schedule_only(json), expected);
 }
 
+/// However many problems a document has, an error lists at most 50: 49 of them and a note
+/// saying how many more there were, so a huge bad document cannot produce a huge error.
+#[test]
+fn error_lists_are_capped() {
+    let minutes = vec!["99"; 300].join(",");
+    let json = scheduled("Hour", &format!(r#"{{"minutes":[{minutes}]}}"#));
+    let paths: Vec<String> = (0..49)
+        .map(|i| format!("properties.recurrence.schedule.minutes[{i}]"))
+        .collect();
+    let mut expected: Vec<(&str, &str)> = paths.iter().map(|p| (p.as_str(), "got 99")).collect();
+    expected.push(("", "and 251 more problems"));
+    check(&json, &expected);
+    let errors = parse_job_document(&json)
+        .and_then(|p| validate_job(&p, now()))
+        .unwrap_err();
+    assert_eq!(errors.total(), 300);
+    assert!(
+        errors.to_string().ends_with("(and 299 more problems)"),
+        "{errors}"
+    );
+    let body = errors.to_arm_error();
+    assert_eq!(body["error"]["details"].as_array().map(Vec::len), Some(50));
+    assert_eq!(
+        body["error"]["details"][49],
+        json!({"code": "BadRequest", "message": "and 251 more problems"})
+    );
+    // Exactly 50 problems are all listed.
+    let minutes = vec!["99"; 50].join(",");
+    let json = scheduled("Hour", &format!(r#"{{"minutes":[{minutes}]}}"#));
+    let errors = parse_job_document(&json)
+        .and_then(|p| validate_job(&p, now()))
+        .unwrap_err();
+    assert_eq!(errors.errors().len(), 50);
+    assert!(errors.errors().iter().all(|e| !e.path.is_empty()));
+}
+
 #[test]
 fn arm_error_body() {
     let errors = |json: &str| {
