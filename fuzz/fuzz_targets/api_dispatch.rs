@@ -52,7 +52,9 @@ fn harness() -> &'static Harness {
 
 fn request(text: &[u8]) -> Option<Request<Body>> {
     let split = text.iter().position(|b| *b == b'\n').unwrap_or(text.len());
-    let line = std::str::from_utf8(&text[..split]).ok()?.trim_end_matches('\r');
+    let line = std::str::from_utf8(&text[..split])
+        .ok()?
+        .trim_end_matches('\r');
     let body = text.get(split + 1..).unwrap_or_default().to_vec();
     let (method, target) = line.split_once(' ')?;
     let (auth, method) = match method.strip_prefix('!') {

@@ -477,7 +477,17 @@ impl Rule {
                 }
                 reach
             }
-            Kind::Calendar { .. } => Reach {
+            // Day and Week periods always have a run day; an Hour or Minute rule without limits
+            // runs at every instant of its lattice.
+            Kind::Calendar { .. }
+            | Kind::Hourly {
+                hour_limit: None, ..
+            }
+            | Kind::Minutely {
+                hour_limit: None,
+                minute_limit: None,
+                ..
+            } => Reach {
                 runs: true,
                 months: ALL_MONTHS,
                 hours: ALL_HOURS,
