@@ -113,12 +113,14 @@ pub fn validate(args: &ValidateArgs) -> Result<String, ValidationErrors> {
 fn parse_now(now: Option<&str>) -> Result<DateTime<Utc>, ValidationErrors> {
     match now {
         None => Ok(Utc::now()),
-        Some(text) => iso8601::parse_datetime(text).ok_or_else(|| {
-            FieldError::bad_request(
-                "--now",
-                format!("'{text}' is not a date-time; use RFC 3339 such as 2030-01-01T08:00:00Z"),
-            )
-            .into()
+        Some(text) => iso8601::parse_datetime_checked(text).map_err(|e| {
+            let message = match e {
+                iso8601::DateTimeError::Malformed => format!(
+                    "'{text}' is not a date-time; use RFC 3339 such as 2030-01-01T08:00:00Z"
+                ),
+                iso8601::DateTimeError::OutOfRange => e.describe(text),
+            };
+            FieldError::bad_request("--now", message).into()
         }),
     }
 }

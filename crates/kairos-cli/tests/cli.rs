@@ -172,6 +172,43 @@ fn preview_contract() {
         },
     );
     check(
+        "a year past chrono's range is an error, not a crash (it used to exit 101)",
+        &["preview", "--now", "2030-01-01T00:00:00Z", "-"],
+        Some(r#"{"startTime": "+262142-12-31T23:00-05:00"}"#),
+        Expect::Error {
+            target: Some("properties.startTime"),
+            contains: "years 0001 to 9999",
+        },
+    );
+    check(
+        "a schedule that never runs is refused, not an empty list with exit 0",
+        &["preview", "--now", "2030-01-01T00:00:00Z", "-"],
+        Some(
+            r#"{"startTime": "2030-02-01T00:00:00Z", "recurrence": {"frequency": "Month", "interval": 12, "schedule": {"monthDays": [30]}}}"#,
+        ),
+        Expect::Error {
+            target: Some("properties.recurrence.schedule.monthDays"),
+            contains: "never runs",
+        },
+    );
+    check(
+        "a schedule that has ended is not that: an empty list",
+        &["preview", "--now", "2030-01-01T00:00:00Z", "-"],
+        Some(
+            r#"{"startTime": "2029-02-01T00:00:00Z", "recurrence": {"frequency": "Month", "schedule": {"monthDays": [30]}, "endTime": "2029-06-01T00:00:00Z"}}"#,
+        ),
+        Expect::Stdout(r#"{"occurrences": []}"#),
+    );
+    check(
+        "--now out of range",
+        &["preview", "--now", "+10000-01-01T00:00:00Z", "-"],
+        Some("{}"),
+        Expect::Error {
+            target: Some("--now"),
+            contains: "years 0001 to 9999",
+        },
+    );
+    check(
         "bad --count",
         &["preview", "--count", "-3", "-"],
         Some("{}"),

@@ -65,27 +65,55 @@ impl FieldError {
     }
 }
 
-/// Everything wrong with one input, in the order validation found it; never empty.
+/// The most entries an error lists: 49 problems and a last "and N more problems" note, so a
+/// huge bad document (thousands of bad list items) cannot produce a huge error.
+pub const MAX_ERROR_DETAILS: usize = 50;
+
+/// Everything wrong with one input, in the order validation found it; never empty. At most
+/// `MAX_ERROR_DETAILS` entries: past that, the last one is a note (no path) saying how many
+/// more problems there were.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", self.summary())]
-pub struct ValidationErrors(Vec<FieldError>);
+pub struct ValidationErrors {
+    errors: Vec<FieldError>,
+    /// How many problems were found, listed or not.
+    total: usize,
+}
 
 impl ValidationErrors {
     /// `None` when there is nothing to report.
-    pub fn from_vec(errors: Vec<FieldError>) -> Option<Self> {
-        (!errors.is_empty()).then_some(ValidationErrors(errors))
+    pub fn from_vec(mut errors: Vec<FieldError>) -> Option<Self> {
+        let total = errors.len();
+        if total > MAX_ERROR_DETAILS {
+            let listed = MAX_ERROR_DETAILS - 1;
+            errors.truncate(listed);
+            errors.push(FieldError::bad_request(
+                "",
+                format!("and {} more problems", total - listed),
+            ));
+        }
+        (!errors.is_empty()).then_some(ValidationErrors { errors, total })
     }
 
     pub fn single(error: FieldError) -> Self {
-        ValidationErrors(vec![error])
+        ValidationErrors {
+            errors: vec![error],
+            total: 1,
+        }
     }
 
+    /// The problems, in the order found; past `MAX_ERROR_DETAILS`, the last is the note.
     pub fn errors(&self) -> &[FieldError] {
-        &self.0
+        &self.errors
+    }
+
+    /// How many problems were found, including those not listed.
+    pub fn total(&self) -> usize {
+        self.total
     }
 
     pub fn first(&self) -> &FieldError {
-        &self.0[0]
+        &self.errors[0]
     }
 
     pub fn code(&self) -> ErrorCode {
@@ -93,8 +121,8 @@ impl ValidationErrors {
     }
 
     fn summary(&self) -> String {
-        match self.0.len() {
-            1 => self.first().sentence(),
+        match self.total {
+            0 | 1 => self.first().sentence(),
             n => format!(
                 "{} (and {} more problem{})",
                 self.first().sentence(),
@@ -109,8 +137,8 @@ impl ValidationErrors {
         let first = self.first();
         let mut error = first.to_json();
         error["message"] = json!(self.summary());
-        if self.0.len() > 1 {
-            error["details"] = Value::Array(self.0.iter().map(FieldError::to_json).collect());
+        if self.errors.len() > 1 {
+            error["details"] = Value::Array(self.errors.iter().map(FieldError::to_json).collect());
         }
         json!({ "error": error })
     }

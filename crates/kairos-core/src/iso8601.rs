@@ -6,29 +6,113 @@
 //! TimeSpan form `[d.]hh:mm:ss[.fffffff]` that the live service used for retry intervals (§5.7).
 //! Output is always canonical ISO 8601.
 
-use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, SecondsFormat, Utc};
+use chrono::{
+    DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, SecondsFormat, Utc,
+};
 use std::time::Duration;
 
-/// Parse a date or date-time; `None` when it is not one of the accepted forms.
-pub fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
-    let s = text.trim();
-    if let Ok(dt) = DateTime::parse_from_rfc3339(s) {
-        return Some(dt.with_timezone(&Utc));
+/// The first year a date-time may have: years are written with four digits, 0001 to 9999.
+pub const MIN_YEAR: i32 = 1;
+/// The last year a date-time may have.
+pub const MAX_YEAR: i32 = 9999;
+
+/// The earliest instant Kairos accepts or produces: 0001-01-01T00:00:00Z.
+pub fn earliest() -> DateTime<Utc> {
+    NaiveDate::from_ymd_opt(MIN_YEAR, 1, 1)
+        .unwrap_or(NaiveDate::MIN)
+        .and_time(NaiveTime::MIN)
+        .and_utc()
+}
+
+/// The latest instant Kairos accepts or produces: the last second of 9999 (UTC). A series
+/// ends there.
+pub fn latest() -> DateTime<Utc> {
+    NaiveDate::from_ymd_opt(MAX_YEAR, 12, 31)
+        .unwrap_or(NaiveDate::MAX)
+        .and_hms_opt(23, 59, 59)
+        .unwrap_or(NaiveDateTime::MAX)
+        .and_utc()
+}
+
+/// Why a text is not an accepted date-time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DateTimeError {
+    /// Not one of the accepted forms.
+    Malformed,
+    /// A date-time, but outside years 0001 to 9999 (after conversion to UTC).
+    OutOfRange,
+}
+
+impl DateTimeError {
+    /// What the sentence about `text` says was wrong, and what to write instead.
+    pub fn describe(self, text: &str) -> String {
+        match self {
+            DateTimeError::Malformed => {
+                format!("'{text}' is not a date-time; use ISO 8601 such as 2030-01-01T08:00:00Z")
+            }
+            DateTimeError::OutOfRange => format!(
+                "'{text}' is out of range; a date-time must lie in the years {MIN_YEAR:04} to {MAX_YEAR} (UTC)"
+            ),
+        }
     }
+}
+
+/// Parse a date or date-time; `None` when it is not one of the accepted forms or lies outside
+/// years 0001 to 9999.
+pub fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
+    parse_datetime_checked(text).ok()
+}
+
+/// Parse a date or date-time, saying why not when it is not one: years are limited to 0001 to
+/// 9999, both as written and once converted to UTC, so every later step of date arithmetic
+/// stays far from the limits of the date types.
+pub fn parse_datetime_checked(text: &str) -> Result<DateTime<Utc>, DateTimeError> {
+    let s = text.trim();
+    let utc = if let Ok(dt) = DateTime::parse_from_rfc3339(s) {
+        dt.with_timezone(&Utc)
+    } else {
+        parse_lenient(s)?
+    };
+    if utc < earliest() || utc.timestamp() > latest().timestamp() {
+        return Err(DateTimeError::OutOfRange);
+    }
+    Ok(utc)
+}
+
+/// The forms RFC 3339 does not cover: date only, no seconds, no offset, a space separator.
+fn parse_lenient(s: &str) -> Result<DateTime<Utc>, DateTimeError> {
+    use DateTimeError::{Malformed, OutOfRange};
     let (date_part, rest) = match s.find(['T', 't', ' ']) {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     };
-    let date = NaiveDate::parse_from_str(date_part, "%Y-%m-%d").ok()?;
+    let date = NaiveDate::parse_from_str(date_part, "%Y-%m-%d").map_err(|_| {
+        // A year of five or more digits, or a negative one, is a date out of range.
+        let unsigned = date_part.trim_start_matches(['+', '-']);
+        let year = unsigned.split('-').next().unwrap_or_default();
+        let long = year.len() > 4 || unsigned.len() < date_part.len();
+        if long && !year.is_empty() && year.bytes().all(|b| b.is_ascii_digit()) {
+            OutOfRange
+        } else {
+            Malformed
+        }
+    })?;
+    if !(MIN_YEAR..=MAX_YEAR).contains(&date.year()) {
+        return Err(OutOfRange);
+    }
     let Some(rest) = rest else {
-        return Some(date.and_time(NaiveTime::MIN).and_utc());
+        return Ok(date.and_time(NaiveTime::MIN).and_utc());
     };
-    let (time_text, offset) = split_offset(rest)?;
+    let (time_text, offset) = split_offset(rest).ok_or(Malformed)?;
     let time = ["%H:%M:%S%.f", "%H:%M"]
         .iter()
-        .find_map(|f| NaiveTime::parse_from_str(time_text, f).ok())?;
+        .find_map(|f| NaiveTime::parse_from_str(time_text, f).ok())
+        .ok_or(Malformed)?;
     let local = NaiveDateTime::new(date, time);
-    Some((local - offset).and_utc())
+    local
+        .checked_sub_signed(offset)
+        .map(|utc| utc.and_utc())
+        .ok_or(OutOfRange)
 }
 
 /// Split `10:30:00+02:00` into the time and the offset (UTC when absent).
@@ -214,6 +298,16 @@ mod tests {
         check_dt("yesterday", None);
         check_dt("2016-03-16T25:00:00Z", None);
         check_dt("2016-03-16T10:00:00+2:00", None);
+        // Years 0001 to 9999 only, as written and in UTC; beyond, date arithmetic would overflow.
+        check_dt("+262142-12-31T23:00-05:00", None);
+        check_dt("-262143-01-01", None);
+        check_dt("0000-12-31T23:59:59Z", None);
+        check_dt("0001-01-01T00:00:00Z", Some("0001-01-01T00:00:00Z"));
+        check_dt("0001-01-01T00:30:00+01:00", None);
+        check_dt("9999-12-31T23:59:59Z", Some("9999-12-31T23:59:59Z"));
+        check_dt("9999-12-31T23:00-05:00", None);
+        check_dt("10000-01-01", None);
+        check_dt("9999-12-31T23:59:59.5Z", Some("9999-12-31T23:59:59.500Z"));
     }
 
     fn check_duration(input: &str, expected: Option<&str>) {

@@ -39,7 +39,9 @@ pub fn preview_schedule(schedule: &ValidSchedule, now: DateTime<Utc>, count: usi
         if preview.occurrences.len() >= limit {
             break;
         }
-        next = series.first_at_or_after_noting(at + TimeDelta::seconds(1), &mut notes);
+        next = at
+            .checked_add_signed(TimeDelta::seconds(1))
+            .and_then(|from| series.first_at_or_after_noting(from, &mut notes));
     }
     preview.dst_notes = notes.dst;
     preview.blackout_notes = notes.blackout;

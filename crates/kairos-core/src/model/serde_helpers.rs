@@ -41,11 +41,11 @@ pub mod opt_datetime {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
-        deserialize_opt_text(
-            d,
-            iso8601::parse_datetime,
-            "a date-time; use ISO 8601 such as 2030-01-01T08:00:00Z",
-        )
+        let text: Option<std::borrow::Cow<'de, str>> = Option::deserialize(d)?;
+        text.map(|t| {
+            iso8601::parse_datetime_checked(&t).map_err(|e| de::Error::custom(e.describe(&t)))
+        })
+        .transpose()
     }
 }
 

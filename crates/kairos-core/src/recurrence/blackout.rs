@@ -45,19 +45,23 @@ impl ValidCalendar {
         let date = local.date();
         let mut end: Option<NaiveDateTime> = None;
         let mut extend = |e: NaiveDateTime| end = Some(end.map_or(e, |x| x.max(e)));
+        // Checked: the day after 9999-12-31 exists, but date arithmetic never assumes it.
+        let day_after = |d: NaiveDate| d.succ_opt().map(midnight);
         if self.dates.binary_search(&date).is_ok() {
-            extend(midnight(date) + TimeDelta::days(1));
+            day_after(date).map(&mut extend);
         }
         for &(first, last) in &self.ranges {
             if first <= date && date <= last {
-                extend(midnight(last) + TimeDelta::days(1));
+                day_after(last).map(&mut extend);
             }
         }
         let weekday = 1u8 << date.weekday().num_days_from_monday();
         let second = local.num_seconds_from_midnight();
         for w in &self.weekly {
             if w.days & weekday != 0 && w.start <= second && second < w.end {
-                extend(midnight(date) + TimeDelta::seconds(w.end as i64));
+                midnight(date)
+                    .checked_add_signed(TimeDelta::seconds(w.end as i64))
+                    .map(&mut extend);
             }
         }
         end
@@ -69,7 +73,7 @@ impl ValidCalendar {
         let last_range = self.ranges.iter().map(|r| r.1).max();
         last_date
             .max(last_range)
-            .map(|d| midnight(d) + TimeDelta::days(1))
+            .and_then(|d| d.succ_opt().map(midnight))
     }
 }
 

@@ -21,14 +21,21 @@ pub fn month_index(date: NaiveDate) -> i64 {
     date.year() as i64 * 12 + date.month0() as i64
 }
 
-/// (year, month 1..=12) of a month index.
-pub fn from_month_index(index: i64) -> (i32, u32) {
-    (index.div_euclid(12) as i32, index.rem_euclid(12) as u32 + 1)
+/// (year, month 1..=12) of a month index; `None` when the year does not fit an `i32`.
+pub fn from_month_index(index: i64) -> Option<(i32, u32)> {
+    Some((
+        i32::try_from(index.div_euclid(12)).ok()?,
+        index.rem_euclid(12) as u32 + 1,
+    ))
 }
 
-/// The Monday on or before `date`: weeks run Monday to Sunday (ISO 8601).
+/// The Monday on or before `date`: weeks run Monday to Sunday (ISO 8601). At the first week
+/// the calendar can represent, its first day.
 pub fn monday_of(date: NaiveDate) -> NaiveDate {
-    date - chrono::Days::new(date.weekday().num_days_from_monday() as u64)
+    date.checked_sub_days(chrono::Days::new(
+        date.weekday().num_days_from_monday() as u64
+    ))
+    .unwrap_or(NaiveDate::MIN)
 }
 
 /// Bit d set = day d of the month (1-based) is selected by `monthDays` / `monthlyOccurrences`.

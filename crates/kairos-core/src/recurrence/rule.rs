@@ -14,7 +14,10 @@ use super::calendar::{days_in_month, from_month_index, monday_of, month_day_mask
 use super::zone::{DstPolicy, Resolved, Zone};
 use crate::model::RecurrenceFrequency;
 use crate::valid::{MonthDays, MonthlyOccurrences, Recurrence};
-use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, Timelike, Utc};
+use chrono::{
+    DateTime, Datelike, Days, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, Timelike, Utc,
+};
+use chrono::{Offset, TimeZone};
 
 const ALL_HOURS: u32 = (1 << 24) - 1;
 
@@ -238,7 +241,8 @@ impl Rule {
         let until_date = until.map(|u| self.zone.to_local(u).date());
         let mut k = period.index_containing(from_date, interval);
         for _ in 0..MAX_CALENDAR_PERIODS {
-            let (first_day, mut days) = period.days(k, interval);
+            // Past the last representable period (beyond year 9999 of any input): no more runs.
+            let (first_day, mut days) = period.days(k, interval)?;
             if until_date.is_some_and(|u| first_day > u) {
                 return None;
             }
@@ -399,9 +403,9 @@ impl Rule {
             // When a limit fails, jump to the next wall-clock time that could pass it; no
             // instant in between can.
             let jump_to = if hour_limit.is_some_and(|h| h & (1 << local.hour()) == 0) {
-                next_hour_in(local, hour_limit.unwrap_or(ALL_HOURS))
+                next_hour_in(local, hour_limit.unwrap_or(ALL_HOURS))?
             } else if minute_limit.is_some_and(|m| m & (1 << local.minute()) == 0) {
-                next_minute_in(local, minute_limit.unwrap_or(u64::MAX))
+                next_minute_in(local, minute_limit.unwrap_or(u64::MAX))?
             } else {
                 return instant(candidate);
             };
@@ -412,37 +416,192 @@ impl Rule {
     }
 }
 
+/// What a rule can ever reach, whatever its start, count and endTime, decided from the period
+/// structure alone (no search through time): month patterns repeat every 400 years (4,800
+/// months, a whole number of weeks), and the instants of an Hour or Minute rule fall on the
+/// same few times of day (step and day share a cycle of at most 1,440 steps) at each of the
+/// zone's UTC offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reach {
+    /// Whether the rule has any run at all. (A wall-clock run that daylight saving skips under
+    /// `dstGap: Skip` still counts: it exists in other years or zones' rules.)
+    pub runs: bool,
+    /// The months of the year its periods fall in (bit 0 = January); every month for rules
+    /// that are not monthly.
+    pub months: u16,
+    /// The wall-clock hours its instants can fall on (bit h = hour h); every hour for Day,
+    /// Week and Month rules.
+    pub hours: u32,
+}
+
+/// Months in the Gregorian cycle: 400 years, after which dates fall on the same weekdays.
+const MONTHS_IN_CYCLE: i64 = 4_800;
+const SECONDS_PER_DAY: i64 = 86_400;
+const ALL_MONTHS: u16 = (1 << 12) - 1;
+
+impl Rule {
+    /// What the rule can ever reach; see `Reach`. Cheap: at most 4,800 month masks, or a few
+    /// thousand times of day.
+    pub fn reach(&self) -> Reach {
+        match &self.kind {
+            Kind::Calendar {
+                period:
+                    CalendarPeriod::Month {
+                        anchor_month,
+                        days,
+                        occurrences,
+                        default_day,
+                    },
+                interval,
+                ..
+            } => {
+                let step = *interval as i64;
+                let mut reach = Reach {
+                    runs: false,
+                    months: 0,
+                    hours: ALL_HOURS,
+                };
+                // After this many periods the month index repeats modulo the 400-year cycle.
+                let periods = MONTHS_IN_CYCLE / gcd(step, MONTHS_IN_CYCLE);
+                for k in 0..periods {
+                    let index = (anchor_month + k * step).rem_euclid(MONTHS_IN_CYCLE);
+                    // Year 2000 + (index / 12) has the same calendar as the real one.
+                    let (year, month) = (2000 + (index / 12) as i32, (index % 12) as u32 + 1);
+                    reach.months |= 1 << (month - 1);
+                    let mask = if days.is_none() && occurrences.is_none() {
+                        u32::from(*default_day <= days_in_month(year, month))
+                    } else {
+                        month_day_mask(year, month, days.as_ref(), occurrences.as_ref())
+                    };
+                    reach.runs |= mask != 0;
+                }
+                reach
+            }
+            // Day and Week periods always have a run day; an Hour or Minute rule without limits
+            // runs at every instant of its lattice.
+            Kind::Calendar { .. }
+            | Kind::Hourly {
+                hour_limit: None, ..
+            }
+            | Kind::Minutely {
+                hour_limit: None,
+                minute_limit: None,
+                ..
+            } => Reach {
+                runs: true,
+                months: ALL_MONTHS,
+                hours: ALL_HOURS,
+            },
+            Kind::Hourly {
+                base,
+                step,
+                hour_limit,
+                ..
+            } => self.times_of_day(*base, *step, |hour, _| {
+                hour_limit.is_none_or(|h| h & (1 << hour) != 0)
+            }),
+            Kind::Minutely {
+                base,
+                step,
+                hour_limit,
+                minute_limit,
+            } => self.times_of_day(*base, *step, |hour, minute| {
+                hour_limit.is_none_or(|h| h & (1 << hour) != 0)
+                    && minute_limit.is_none_or(|m| m & (1 << minute) != 0)
+            }),
+        }
+    }
+
+    /// `Reach` of the instants `base + k·step`: each lands on one of the times of day
+    /// `base + j·gcd(step, 1 day)`, read at each UTC offset the zone uses; `allowed(hour,
+    /// minute)` says whether the limits let a run happen there.
+    fn times_of_day(&self, base: i64, step: i64, allowed: impl Fn(u32, u32) -> bool) -> Reach {
+        let g = gcd(step, SECONDS_PER_DAY);
+        let mut reach = Reach {
+            runs: false,
+            months: ALL_MONTHS,
+            hours: 0,
+        };
+        for offset in self.offsets_from(base) {
+            for j in 0..SECONDS_PER_DAY / g {
+                let second_of_day = (base + j * g + offset).rem_euclid(SECONDS_PER_DAY);
+                let (hour, minute) = (
+                    (second_of_day / 3600) as u32,
+                    (second_of_day / 60 % 60) as u32,
+                );
+                reach.hours |= 1 << hour;
+                reach.runs |= allowed(hour, minute);
+            }
+        }
+        reach
+    }
+
+    /// The UTC offsets (seconds) the zone uses in the two years from `from`: its standard and
+    /// daylight-saving time, read once a day.
+    fn offsets_from(&self, from: i64) -> Vec<i64> {
+        let Zone::Named(tz) = self.zone else {
+            return vec![0];
+        };
+        let mut offsets: Vec<i64> = Vec::new();
+        for day in 0..=731 {
+            let Some(at) = instant(from.saturating_add(day * SECONDS_PER_DAY)) else {
+                break;
+            };
+            let offset = tz
+                .offset_from_utc_datetime(&at.naive_utc())
+                .fix()
+                .local_minus_utc() as i64;
+            if !offsets.contains(&offset) {
+                offsets.push(offset);
+            }
+        }
+        if offsets.is_empty() {
+            offsets.push(0);
+        }
+        offsets
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
 fn instant(ts: i64) -> Option<DateTime<Utc>> {
     DateTime::from_timestamp(ts, 0)
 }
 
 /// Start of the next wall-clock hour (after `local`'s hour) whose hour is in `hours`.
-fn next_hour_in(local: NaiveDateTime, hours: u32) -> NaiveDateTime {
+fn next_hour_in(local: NaiveDateTime, hours: u32) -> Option<NaiveDateTime> {
     let h = local.hour();
     let later = hours & !((2u32 << h) - 1);
     let (day, hour) = if later != 0 {
         (local.date(), later.trailing_zeros())
     } else {
-        (local.date() + TimeDelta::days(1), hours.trailing_zeros())
+        (local.date().succ_opt()?, hours.trailing_zeros())
     };
-    NaiveDateTime::new(
+    Some(NaiveDateTime::new(
         day,
-        NaiveTime::from_hms_opt(hour, 0, 0).unwrap_or(NaiveTime::MIN),
-    )
+        NaiveTime::from_hms_opt(hour, 0, 0)?,
+    ))
 }
 
 /// Start of the next wall-clock minute (after `local`'s minute) whose minute is in `minutes`.
-fn next_minute_in(local: NaiveDateTime, minutes: u64) -> NaiveDateTime {
+fn next_minute_in(local: NaiveDateTime, minutes: u64) -> Option<NaiveDateTime> {
     let m = local.minute();
     let later = minutes & !((2u64 << m) - 1);
     let hour_start = local
         .date()
-        .and_time(NaiveTime::from_hms_opt(local.hour(), 0, 0).unwrap_or(NaiveTime::MIN));
-    if later != 0 {
-        hour_start + TimeDelta::minutes(later.trailing_zeros() as i64)
+        .and_time(NaiveTime::from_hms_opt(local.hour(), 0, 0)?);
+    let offset = if later != 0 {
+        TimeDelta::minutes(later.trailing_zeros() as i64)
     } else {
-        hour_start + TimeDelta::hours(1) + TimeDelta::minutes(minutes.trailing_zeros() as i64)
-    }
+        TimeDelta::minutes(60 + minutes.trailing_zeros() as i64)
+    };
+    hour_start.checked_add_signed(offset)
 }
 
 impl CalendarPeriod {
@@ -462,11 +621,15 @@ impl CalendarPeriod {
         k.max(0)
     }
 
-    /// First day of period `k` and the run days of that period in order.
-    fn days(&self, k: i64, interval: u32) -> (NaiveDate, PeriodDays) {
-        match self {
+    /// First day of period `k` and the run days of that period in order; `None` past the
+    /// last date the calendar can represent.
+    fn days(&self, k: i64, interval: u32) -> Option<(NaiveDate, PeriodDays)> {
+        let after = |start: NaiveDate, days: i64| -> Option<NaiveDate> {
+            start.checked_add_days(Days::new(u64::try_from(days).ok()?))
+        };
+        Some(match self {
             CalendarPeriod::Day { anchor } => {
-                let day = *anchor + TimeDelta::days(k * interval as i64);
+                let day = after(*anchor, k.checked_mul(interval as i64)?)?;
                 (
                     day,
                     PeriodDays {
@@ -479,7 +642,7 @@ impl CalendarPeriod {
                 anchor_monday,
                 weekdays,
             } => {
-                let monday = *anchor_monday + TimeDelta::days(k * 7 * interval as i64);
+                let monday = after(*anchor_monday, k.checked_mul(7 * interval as i64)?)?;
                 (
                     monday,
                     PeriodDays {
@@ -494,8 +657,9 @@ impl CalendarPeriod {
                 occurrences,
                 default_day,
             } => {
-                let (year, month) = from_month_index(anchor_month + k * interval as i64);
-                let first = NaiveDate::from_ymd_opt(year, month, 1).unwrap_or_default();
+                let index = k.checked_mul(interval as i64)?.checked_add(*anchor_month)?;
+                let (year, month) = from_month_index(index)?;
+                let first = NaiveDate::from_ymd_opt(year, month, 1)?;
                 let mask = if days.is_none() && occurrences.is_none() {
                     if *default_day <= days_in_month(year, month) {
                         1 << default_day
@@ -514,7 +678,7 @@ impl CalendarPeriod {
                     },
                 )
             }
-        }
+        })
     }
 }
 
@@ -531,6 +695,6 @@ impl PeriodDays {
         }
         let i = self.mask.trailing_zeros();
         self.mask &= self.mask - 1;
-        Some(self.first + TimeDelta::days(i as i64))
+        self.first.checked_add_days(Days::new(i as u64))
     }
 }

@@ -18,9 +18,16 @@
 use super::blackout::{BlackoutNote, MAX_COUNTED_PER_STRETCH};
 use super::rule::{DstNote, Rule};
 use super::zone::Zone;
+use crate::iso8601::latest;
 use crate::valid::{Blackout, ValidSchedule};
 use crate::validate::truncate_to_second;
 use chrono::{DateTime, TimeDelta, Utc};
+
+/// The second after `t`; `None` past the last instant a series may have (the end of 9999).
+fn after(t: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    t.checked_add_signed(TimeDelta::seconds(1))
+        .filter(|next| *next <= latest())
+}
 
 /// Blacked-out runs in a row after which a series is taken to have none left: a schedule whose
 /// every run falls in a blackout (daily at 03:00 with a daily 02:00–04:00 window) ends instead
@@ -77,7 +84,7 @@ impl Series {
             None => Shape::Recurring {
                 rule: Box::new(Rule::new(recurrence, now)),
                 immediate: Some(now),
-                not_before: now + TimeDelta::seconds(1),
+                not_before: after(now).unwrap_or(now),
             },
             Some(start) => Shape::Recurring {
                 rule: Box::new(Rule::new(recurrence, start)),
@@ -181,7 +188,9 @@ impl Series {
                 if end > candidate {
                     end
                 } else {
-                    candidate + (until - local)
+                    candidate
+                        .checked_add_signed(until - local)
+                        .unwrap_or_else(latest)
                 }
             });
             if let Some(n) = notes.as_deref_mut() {
@@ -195,7 +204,7 @@ impl Series {
                     });
                 }
             }
-            from = until?.max(candidate + TimeDelta::seconds(1));
+            from = until?.max(after(candidate)?);
         }
         None
     }
@@ -206,7 +215,7 @@ impl Series {
         let mut scratch = Vec::new();
         let mut at = first;
         for n in 1..=MAX_COUNTED_PER_STRETCH {
-            match self.candidate(at + TimeDelta::seconds(1), &mut scratch) {
+            match after(at).and_then(|t| self.candidate(t, &mut scratch)) {
                 Some(next) if next < end => at = next,
                 _ => return Some(n),
             }
@@ -214,26 +223,28 @@ impl Series {
         None
     }
 
-    /// The first run of the rule at or after `t`, blackouts aside.
+    /// The first run of the rule at or after `t`, blackouts aside. No run lies after the end of
+    /// year 9999 (`iso8601::latest`): near it a series simply ends.
     fn candidate(&self, t: DateTime<Utc>, notes: &mut Vec<DstNote>) -> Option<DateTime<Utc>> {
+        let until = self.end_time.map_or(latest(), |end| end.min(latest()));
         match &self.shape {
-            Shape::Once(at) => Some(*at).filter(|at| *at >= t),
+            Shape::Once(at) => Some(*at).filter(|at| *at >= t && *at <= latest()),
             Shape::Recurring {
                 rule,
                 immediate,
                 not_before,
             } => {
                 if let Some(first) = immediate.filter(|i| *i >= t) {
-                    return Some(first).filter(|at| self.end_time.is_none_or(|end| *at <= end));
+                    return Some(first).filter(|at| *at <= until);
                 }
-                rule.first_noting_dst(t.max(*not_before), self.end_time, notes)
+                rule.first_noting_dst(t.max(*not_before), Some(until), notes)
             }
         }
     }
 
     /// The run after `previous`, ignoring `count`.
     pub fn next_after(&self, previous: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        self.first_at_or_after(truncate_to_second(previous) + TimeDelta::seconds(1))
+        self.first_at_or_after(after(truncate_to_second(previous))?)
     }
 
     /// All runs in order, `count` applied.

@@ -8,7 +8,7 @@
 //! run once at the first instant — the default — or at both).
 
 use crate::model::{DstGap, DstOverlap};
-use chrono::{DateTime, NaiveDateTime, Offset, TimeZone, Utc};
+use chrono::{DateTime, FixedOffset, NaiveDateTime, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
 
 /// What a job does with wall-clock times that DST makes missing or doubled.
@@ -61,7 +61,12 @@ impl Zone {
     pub fn to_local(&self, t: DateTime<Utc>) -> NaiveDateTime {
         match self {
             Zone::Utc => t.naive_utc(),
-            Zone::Named(tz) => t.with_timezone(tz).naive_local(),
+            Zone::Named(tz) => {
+                let utc = t.naive_utc();
+                // Checked: at the edge of the representable range the offset could overflow.
+                utc.checked_add_offset(tz.offset_from_utc_datetime(&utc).fix())
+                    .unwrap_or(utc)
+            }
         }
     }
 
@@ -71,10 +76,10 @@ impl Zone {
         match self {
             Zone::Utc => local.and_utc(),
             Zone::Named(tz) => match tz.offset_from_local_datetime(&local) {
-                chrono::LocalResult::Single(o) => (local - o.fix()).and_utc(),
+                chrono::LocalResult::Single(o) => utc_of(local, o.fix()),
                 chrono::LocalResult::Ambiguous(first, second) => {
-                    let a = (local - first.fix()).and_utc();
-                    let b = (local - second.fix()).and_utc();
+                    let a = utc_of(local, first.fix());
+                    let b = utc_of(local, second.fix());
                     a.min(b)
                 }
                 chrono::LocalResult::None => self.first_instant_at_or_after(local),
@@ -88,9 +93,9 @@ impl Zone {
             return Resolved::Exact(local.and_utc());
         };
         match tz.offset_from_local_datetime(&local) {
-            chrono::LocalResult::Single(o) => Resolved::Exact((local - o.fix()).and_utc()),
+            chrono::LocalResult::Single(o) => Resolved::Exact(utc_of(local, o.fix())),
             chrono::LocalResult::Ambiguous(a, b) => {
-                let (a, b) = ((local - a.fix()).and_utc(), (local - b.fix()).and_utc());
+                let (a, b) = (utc_of(local, a.fix()), utc_of(local, b.fix()));
                 let (first, second) = (a.min(b), a.max(b));
                 match policy.overlap {
                     DstOverlap::Once => Resolved::First(first),
@@ -120,6 +125,12 @@ impl Zone {
         }
         DateTime::from_timestamp(lo, 0).unwrap_or_default()
     }
+}
+
+/// The instant of wall-clock time `local` at `offset`; at the edge of the representable range,
+/// where subtracting the offset would overflow, the wall-clock time read as UTC.
+fn utc_of(local: NaiveDateTime, offset: FixedOffset) -> DateTime<Utc> {
+    local.checked_sub_offset(offset).unwrap_or(local).and_utc()
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use super::Problems;
 use crate::error::ValidationErrors;
 use crate::model::{BlackoutCalendar, BlackoutRef, NamedCalendars};
 use crate::valid::{Blackout, ValidCalendar, WeeklyWindow};
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 
 /// Dates one calendar may list: a year's worth.
 pub const MAX_CALENDAR_DATES: usize = 366;
@@ -245,9 +245,11 @@ fn date(text: &str, path: &str, problems: &mut Problems) -> Option<NaiveDate> {
         && b.iter()
             .enumerate()
             .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    // Years 0001 to 9999, as for every date-time.
     let parsed = shaped
         .then(|| NaiveDate::parse_from_str(text, "%Y-%m-%d").ok())
-        .flatten();
+        .flatten()
+        .filter(|d| d.year() >= crate::iso8601::MIN_YEAR);
     if parsed.is_none() {
         problems.add(
             path,

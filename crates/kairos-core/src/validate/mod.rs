@@ -119,6 +119,11 @@ fn check_schedule(
         )?),
         None => None,
     };
+    if let Some(r) = &recurrence {
+        // The rule is anchored where the series anchors it: startTime, else the creation time.
+        let anchor = start_time.unwrap_or_else(|| truncate_to_second(now));
+        recurrence::check_reach(r, anchor, "properties.recurrence", problems);
+    }
     Some(ValidSchedule {
         start_time,
         recurrence,

@@ -4,8 +4,9 @@ use super::Problems;
 use crate::model::{
     CatchUpPolicy, JobRecurrence, JobRecurrenceSchedule, OverlapPolicy, RecurrenceFrequency,
 };
-use crate::recurrence::{DstPolicy, Zone};
+use crate::recurrence::{DstPolicy, Rule, Zone};
 use crate::valid::{CatchUp, MonthDays, MonthlyOccurrences, Recurrence, Schedule};
+use chrono::{DateTime, Utc};
 
 /// Largest interval per frequency (spec §9.5): 18 months, 78 weeks, 548 days, 1000 otherwise.
 pub fn max_interval(frequency: RecurrenceFrequency) -> i64 {
@@ -219,6 +220,83 @@ fn check_catch_up(
         out.max_age = age;
     }
     out
+}
+
+/// A rule that has no run at all, ever, is refused ("never runs"), naming the schedule field
+/// that rules every run out. This is about the rule alone: a series that has simply ended (its
+/// endTime passed, its count used up) is valid, and completes.
+pub(super) fn check_reach(
+    r: &Recurrence,
+    anchor: DateTime<Utc>,
+    path: &str,
+    problems: &mut Problems,
+) {
+    let reach = Rule::new(r, anchor).reach();
+    if reach.runs {
+        return;
+    }
+    let s = &r.schedule;
+    let local = r.zone.to_local(anchor);
+    let zone = r.zone.name();
+    let n = r.interval;
+    let (field, message) = match r.frequency {
+        RecurrenceFrequency::Month => {
+            let field = if s.month_days.is_some() {
+                "monthDays"
+            } else {
+                "monthlyOccurrences"
+            };
+            let months: Vec<&str> = (0..12u8)
+                .filter(|m| reach.months & (1 << m) != 0)
+                .filter_map(|m| chrono::Month::try_from(m + 1).ok())
+                .map(|m| m.name())
+                .collect();
+            let from = local.format("%B %Y");
+            (
+                field,
+                format!(
+                    "never runs: every {n} month(s) from {from} reaches only {}, and {} never has one of the days selected",
+                    months.join(", "),
+                    if months.len() == 1 { "that month" } else { "none of these months" },
+                ),
+            )
+        }
+        RecurrenceFrequency::Hour | RecurrenceFrequency::Minute => {
+            let unit = if r.frequency == RecurrenceFrequency::Hour {
+                "hour"
+            } else {
+                "minute"
+            };
+            let from = local.format("%H:%M");
+            let hours_ruled_out = s.hours.is_some_and(|h| h & reach.hours == 0);
+            if hours_ruled_out || s.minutes.is_none() {
+                let hours: Vec<String> = (0..24)
+                    .filter(|h| reach.hours & (1 << h) != 0)
+                    .map(|h| h.to_string())
+                    .collect();
+                (
+                    "hours",
+                    format!(
+                        "never runs: every {n} {unit}(s) from {from} ({zone}) reaches only the hours {}, and none of them is listed",
+                        hours.join(", ")
+                    ),
+                )
+            } else {
+                (
+                    "minutes",
+                    format!(
+                        "never runs: every {n} {unit}(s) from {from} ({zone}) never reaches one of the minutes listed{}",
+                        if s.hours.is_some() { " within the hours listed" } else { "" }
+                    ),
+                )
+            }
+        }
+        // Day and Week rules run in every period.
+        _ => ("", String::new()),
+    };
+    if !message.is_empty() {
+        problems.add(format!("{path}.schedule.{field}"), message);
+    }
 }
 
 /// An empty list means the same as an absent one: no constraint given.

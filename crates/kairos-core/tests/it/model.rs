@@ -437,6 +437,33 @@ fn dates_read_leniently_and_write_rfc3339_utc() {
             "{bad:?}: {err}"
         );
     }
+    // Years 0001 to 9999 only, as written and once in UTC: beyond them date arithmetic would
+    // overflow (`+262142-…` used to panic the parser).
+    for far in [
+        "+262142-12-31T23:00-05:00",
+        "-262143-01-01T00:00:00Z",
+        "+10000-01-01",
+        "0000-12-31T23:00:00Z",
+        "9999-12-31T23:00-05:00",
+        "0001-01-01T00:30:00+01:00",
+    ] {
+        let err = parse_job_document(&start(far)).unwrap_err();
+        assert_eq!(err.first().path, "properties.startTime", "{far:?}");
+        assert!(
+            err.first()
+                .message
+                .contains("is out of range; a date-time must lie in the years 0001 to 9999"),
+            "{far:?}: {err}"
+        );
+    }
+    check(
+        &start("9999-12-31T23:59:59Z"),
+        json!({"startTime": "9999-12-31T23:59:59Z"}),
+    );
+    check(
+        &start("0001-01-01T00:00:00Z"),
+        json!({"startTime": "0001-01-01T00:00:00Z"}),
+    );
     // The other date-time fields share the treatment.
     check(
         r#"{"recurrence":{"frequency":"Day","endTime":"2035-06-30"},"status":{"lastExecutionTime":"2030-01-01T08:00:00.1234567","nextExecutionTime":"2030-01-01T09:00-01:00"}}"#,

@@ -712,6 +712,102 @@ fn termination() {
     }
 }
 
+/// No run lies after the last second of year 9999 (the latest date-time Kairos reads): near it
+/// a series ends, whatever its zone, frequency or endTime, and never panics on the way.
+#[test]
+fn the_end_of_year_9999() {
+    let cases: &[(&str, &str, &str, usize, &[&str])] = &[
+        (
+            "daily in Berlin with a far endTime",
+            r#"{"startTime": "9999-12-29T22:30:00Z", "recurrence": {"frequency": "Day", "timeZone": "Europe/Berlin", "endTime": "9999-12-31T23:59:59Z"}}"#,
+            "9999-12-01T00:00:00Z",
+            10,
+            &["9999-12-29T22:30", "9999-12-30T22:30", "9999-12-31T22:30"],
+        ),
+        (
+            "daily without endTime ends there too",
+            r#"{"startTime": "9999-12-29T22:30:00Z", "recurrence": {"frequency": "Day"}}"#,
+            "9999-12-01T00:00:00Z",
+            10,
+            &["9999-12-29T22:30", "9999-12-30T22:30", "9999-12-31T22:30"],
+        ),
+        (
+            "hourly in Berlin",
+            r#"{"startTime": "9999-12-31T20:00:00Z", "recurrence": {"frequency": "Hour", "timeZone": "Europe/Berlin", "endTime": "9999-12-31T22:00:00Z"}}"#,
+            "9999-12-01T00:00:00Z",
+            10,
+            &["9999-12-31T20:00", "9999-12-31T21:00", "9999-12-31T22:00"],
+        ),
+        (
+            "hourly past the endTime's date",
+            r#"{"startTime": "9999-12-31T20:00:00Z", "recurrence": {"frequency": "Hour", "timeZone": "Europe/Berlin"}}"#,
+            "9999-12-01T00:00:00Z",
+            10,
+            &[
+                "9999-12-31T20:00",
+                "9999-12-31T21:00",
+                "9999-12-31T22:00",
+                "9999-12-31T23:00",
+            ],
+        ),
+        (
+            "every 7 minutes limited to some hours",
+            r#"{"startTime": "9999-12-31T22:50:00Z", "recurrence": {"frequency": "Minute", "interval": 7, "timeZone": "Pacific/Kiritimati", "schedule": {"hours": [12, 13]}}}"#,
+            "9999-12-01T00:00:00Z",
+            10,
+            &[
+                "9999-12-31T22:50",
+                "9999-12-31T22:57",
+                "9999-12-31T23:04",
+                "9999-12-31T23:11",
+                "9999-12-31T23:18",
+                "9999-12-31T23:25",
+                "9999-12-31T23:32",
+                "9999-12-31T23:39",
+                "9999-12-31T23:46",
+                "9999-12-31T23:53",
+            ],
+        ),
+        (
+            "weekly and monthly in a zone behind UTC",
+            r#"{"startTime": "9999-12-01T23:00:00Z", "recurrence": {"frequency": "Week", "timeZone": "America/Los_Angeles", "schedule": {"weekDays": ["Friday"], "hours": [15]}}}"#,
+            "9999-12-01T00:00:00Z",
+            10,
+            &[
+                "9999-12-03T23:00",
+                "9999-12-10T23:00",
+                "9999-12-17T23:00",
+                "9999-12-24T23:00",
+                "9999-12-31T23:00",
+            ],
+        ),
+        (
+            "the last day of every month",
+            r#"{"startTime": "9999-10-01T12:00:00Z", "recurrence": {"frequency": "Month", "timeZone": "Europe/Berlin", "schedule": {"monthDays": [-1]}}}"#,
+            "9999-01-01T00:00:00Z",
+            10,
+            &["9999-10-31T12:00", "9999-11-30T12:00", "9999-12-31T12:00"],
+        ),
+        (
+            "a one-time job at the last second",
+            r#"{"startTime": "9999-12-31T23:59:59Z"}"#,
+            "9999-12-01T00:00:00Z",
+            10,
+            &["9999-12-31T23:59:59Z"],
+        ),
+        (
+            "created at the very end",
+            r#"{"recurrence": {"frequency": "Minute"}}"#,
+            "9999-12-31T23:58:30Z",
+            10,
+            &["9999-12-31T23:58:30Z", "9999-12-31T23:59:30Z"],
+        ),
+    ];
+    for (name, job, now, count, expected) in cases {
+        check(name, job, now, *count, expected);
+    }
+}
+
 /// Frequency × interval, alignment of periods, month lengths and the limit/expand rules.
 #[test]
 fn frequencies_and_intervals() {
@@ -781,13 +877,6 @@ fn frequencies_and_intervals() {
             ],
         ),
         (
-            "never-matching month rule ends the series",
-            r#"{"startTime": "2030-02-01T00:00:00Z", "recurrence": {"frequency": "Month", "interval": 12, "schedule": {"monthDays": [30]}}}"#,
-            "2030-01-01T00:00:00Z",
-            3,
-            &[],
-        ),
-        (
             "every other week on Monday and Friday, weeks starting Monday",
             r#"{"startTime": "2030-01-02T08:00:00Z", "recurrence": {"frequency": "Week", "interval": 2, "schedule": {"weekDays": ["Monday", "Friday"]}}}"#,
             "2030-01-01T00:00:00Z",
@@ -846,13 +935,6 @@ fn frequencies_and_intervals() {
                 "2030-01-01T09:40",
                 "2030-01-02T09:00",
             ],
-        ),
-        (
-            "every 2 minutes can never land on an odd minute",
-            r#"{"startTime": "2030-01-01T00:00:00Z", "recurrence": {"frequency": "Minute", "interval": 2, "schedule": {"minutes": [1]}}}"#,
-            "2030-01-01T00:00:00Z",
-            3,
-            &[],
         ),
         (
             "every 3 hours expanded by minutes",
@@ -940,7 +1022,7 @@ mod properties {
 
     use chrono::{DateTime, TimeDelta, Utc};
     use kairos_core::model::{JobState, RecurrenceFrequency};
-    use kairos_core::recurrence::{Series, Zone};
+    use kairos_core::recurrence::{Rule, Series, Zone};
     use kairos_core::valid::{
         Blackout, MonthDays, MonthlyOccurrences, Recurrence, Schedule, ValidCalendar,
         ValidSchedule, WeeklyWindow,
@@ -1055,6 +1137,21 @@ mod properties {
             }
             if let Some(c) = series.count() {
                 prop_assert!(runs.len() as u64 <= c);
+            }
+        }
+
+        /// `Rule::reach` (what validation's "never runs" uses) agrees with the search: a rule
+        /// it says never runs has no run, and in UTC one it says runs has one.
+        #[test]
+        fn reach_agrees_with_the_search((schedule, now) in job()) {
+            let r = schedule.recurrence.as_ref().unwrap();
+            let anchor = schedule.start_time.unwrap_or(now);
+            let rule = Rule::new(r, anchor);
+            let found = rule.first_at_or_after(anchor, None);
+            if !rule.reach().runs {
+                prop_assert_eq!(found, None);
+            } else if r.zone == Zone::Utc {
+                prop_assert!(found.is_some());
             }
         }
     }
@@ -1576,7 +1673,7 @@ fn check_blackout(
 #[test]
 fn blackout_validation_errors() {
     let job = r#"{"recurrence": {"frequency": "Day", "blackout": [
-        {"dates": ["2030-1-1", "2030-02-30"], "ranges": [{"start": "2030-01-05", "end": "2030-01-04"}, {"start": "2030-01-01"}],
+        {"dates": ["2030-1-1", "2030-02-30", "0000-01-01"], "ranges": [{"start": "2030-01-05", "end": "2030-01-04"}, {"start": "2030-01-01"}],
          "weekly": [{"days": ["Monday"], "start": "25:00"}, {"days": ["Monday"], "start": "22:00", "end": "06:00"}, {"start": "01:00", "end": "02:00"},
                     {"days": ["Sunday"], "start": "00:00", "end": "24:01"}]},
         "holidays"]}}"#;
@@ -1588,6 +1685,7 @@ fn blackout_validation_errors() {
         vec![
             format!("{p}[0].dates[0]"),
             format!("{p}[0].dates[1]"),
+            format!("{p}[0].dates[2]"),
             format!("{p}[0].ranges[0].end"),
             format!("{p}[0].ranges[1].end"),
             format!("{p}[0].weekly[0].start"),

@@ -1474,6 +1474,123 @@ fn schedule_monthly_occurrences() {
     );
 }
 
+/// A rule with no run at all, ever, is refused with "never runs" at the schedule field that
+/// rules every run out; it is decided from the period structure (400-year month cycle, times
+/// of day at each UTC offset), not by searching. A series that has merely ended is not that.
+#[test]
+fn a_schedule_that_never_runs() {
+    let job = |start: &str, recurrence: &str| {
+        format!(
+            r#"{{"properties":{{"startTime":"{start}","action":{HTTP},"recurrence":{recurrence}}}}}"#
+        )
+    };
+    let p = "properties.recurrence.schedule";
+    let month_days = format!("{p}.monthDays");
+    type Expected<'a> = &'a [(&'a str, &'a str)];
+    let cases: &[(&str, String, Expected)] = &[
+        (
+            "the 30th of February every 12 months",
+            job("2030-02-01T00:00:00Z", r#"{"frequency":"Month","interval":12,"schedule":{"monthDays":[30]}}"#),
+            &[(&month_days, "never runs: every 12 month(s) from February 2030 reaches only February, and that month never has one of the days selected")],
+        ),
+        (
+            "the 31st, 30th or 29th... no: the 31st and 30th of February",
+            job("2030-02-10T00:00:00Z", r#"{"frequency":"Month","interval":12,"schedule":{"monthDays":[30,31],"hours":[9]}}"#),
+            &[(&month_days, "never runs")],
+        ),
+        (
+            "the 31st of April every 12 months",
+            job("2030-04-01T00:00:00Z", r#"{"frequency":"Month","interval":12,"schedule":{"monthDays":[31]}}"#),
+            &[(&month_days, "reaches only April")],
+        ),
+        (
+            "the 31st in months of 30 days only: every 12 months from June",
+            job("2030-06-15T00:00:00Z", r#"{"frequency":"Month","interval":12,"schedule":{"monthDays":[31]}}"#),
+            &[(&month_days, "never runs")],
+        ),
+        (
+            "every 12 months from February and the 29th: runs in leap years",
+            job("2030-02-01T00:00:00Z", r#"{"frequency":"Month","interval":12,"schedule":{"monthDays":[29]}}"#),
+            OK,
+        ),
+        (
+            "every other month from April reaches August, which has a 31st",
+            job("2030-04-01T00:00:00Z", r#"{"frequency":"Month","interval":2,"schedule":{"monthDays":[31]}}"#),
+            OK,
+        ),
+        (
+            "the fifth Friday of February every 12 months: in some leap years",
+            job("2030-02-01T00:00:00Z", r#"{"frequency":"Month","interval":12,"schedule":{"monthlyOccurrences":[{"day":"Friday","occurrence":5}]}}"#),
+            OK,
+        ),
+        (
+            "the 30th counted from the end of February (-30) never exists either",
+            job("2030-02-01T00:00:00Z", r#"{"frequency":"Month","interval":12,"schedule":{"monthDays":[-30]}}"#),
+            &[(&month_days, "never runs")],
+        ),
+        (
+            "a disabled job is refused too: enabling it would not help",
+            format!(r#"{{"properties":{{"startTime":"2030-02-01T00:00:00Z","state":"Disabled","action":{HTTP},"recurrence":{{"frequency":"Month","interval":12,"schedule":{{"monthDays":[30]}}}}}}}}"#),
+            &[(&month_days, "never runs")],
+        ),
+        (
+            "ended is not never: an endTime in the past",
+            job("2029-02-01T00:00:00Z", r#"{"frequency":"Month","schedule":{"monthDays":[30]},"endTime":"2029-06-01T00:00:00Z"}"#),
+            OK,
+        ),
+        (
+            "every 2 hours from midnight UTC never reaches an odd hour",
+            job("2030-01-01T00:00:00Z", r#"{"frequency":"Hour","interval":2,"schedule":{"hours":[1,3]}}"#),
+            &[("properties.recurrence.schedule.hours", "never runs: every 2 hour(s) from 00:00 (UTC) reaches only the hours 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, and none of them is listed")],
+        ),
+        (
+            "in Berlin daylight saving shifts the hours: every 2 hours reaches odd and even ones",
+            job("2030-01-01T00:00:00Z", r#"{"frequency":"Hour","interval":2,"timeZone":"Europe/Berlin","schedule":{"hours":[2]}}"#),
+            OK,
+        ),
+        (
+            "every 24 hours from 00:00 UTC is always at midnight",
+            job("2030-01-01T00:00:00Z", r#"{"frequency":"Hour","interval":24,"schedule":{"hours":[12],"minutes":[0]}}"#),
+            &[("properties.recurrence.schedule.hours", "never runs")],
+        ),
+        (
+            "every 2 minutes never lands on an odd minute",
+            job("2030-01-01T00:00:00Z", r#"{"frequency":"Minute","interval":2,"schedule":{"minutes":[1]}}"#),
+            &[("properties.recurrence.schedule.minutes", "never runs: every 2 minute(s) from 00:00 (UTC) never reaches one of the minutes listed")],
+        ),
+        (
+            "every 720 minutes is at midnight and noon only",
+            job("2030-01-01T00:00:00Z", r#"{"frequency":"Minute","interval":720,"schedule":{"hours":[3]}}"#),
+            &[("properties.recurrence.schedule.hours", "never runs")],
+        ),
+        (
+            "every 7 minutes reaches every minute of the day in time",
+            job("2030-01-01T00:00:00Z", r#"{"frequency":"Minute","interval":7,"schedule":{"hours":[5],"minutes":[59]}}"#),
+            OK,
+        ),
+        (
+            "every 60 minutes limited to minute 30 from a start at :00",
+            job("2030-01-01T00:00:00Z", r#"{"frequency":"Minute","interval":60,"schedule":{"hours":[1,2],"minutes":[30]}}"#),
+            &[("properties.recurrence.schedule.minutes", "within the hours listed")],
+        ),
+    ];
+    for (name, json, expected) in cases {
+        eprintln!("case: {name}");
+        check(json, expected);
+        check(schedule_only(json.as_str()), expected);
+    }
+    // Without a startTime the creation time anchors the rule: created in February, the 30th
+    // every 12 months never comes; created in January (the test clock), it does.
+    let no_start =
+        r#"{"recurrence":{"frequency":"Month","interval":12,"schedule":{"monthDays":[30]}}}"#;
+    let props = parse_job_document(no_start).unwrap();
+    assert!(validate_schedule(&props, now()).is_ok());
+    let february: DateTime<Utc> = "2030-02-14T10:00:00Z".parse().unwrap();
+    let err = validate_schedule(&props, february).unwrap_err();
+    assert_eq!(err.first().path, month_days);
+    assert!(err.first().message.contains("never runs"), "{err}");
+}
+
 #[test]
 fn start_time_limit() {
     // now + 18 months = 2031-07-01T00:00:00Z, inclusive.
@@ -1537,6 +1654,18 @@ fn start_time_limit() {
     check(
         starting("2030-02-30T00:00:00Z"),
         &[("properties.startTime", "is not a date-time")],
+    );
+    // This one used to panic the parser (a year past chrono's range once the offset applied).
+    check(
+        starting("+262142-12-31T23:00-05:00"),
+        &[(
+            "properties.startTime",
+            "is out of range; a date-time must lie in the years 0001 to 9999 (UTC)",
+        )],
+    );
+    check(
+        recurring(r#"{"frequency":"Day","endTime":"10000-01-01T00:00:00Z"}"#),
+        &[("properties.recurrence.endTime", "years 0001 to 9999")],
     );
     check(
         r#"{"startTime":5,"action":{"type":"Notification"}}"#,
@@ -1807,6 +1936,42 @@ fn several_problems_are_all_reported() {
     check(json, expected);
     // validate_schedule reports the same schedule and action problems.
     check(schedule_only(json), expected);
+}
+
+/// However many problems a document has, an error lists at most 50: 49 of them and a note
+/// saying how many more there were, so a huge bad document cannot produce a huge error.
+#[test]
+fn error_lists_are_capped() {
+    let minutes = vec!["99"; 300].join(",");
+    let json = scheduled("Hour", &format!(r#"{{"minutes":[{minutes}]}}"#));
+    let paths: Vec<String> = (0..49)
+        .map(|i| format!("properties.recurrence.schedule.minutes[{i}]"))
+        .collect();
+    let mut expected: Vec<(&str, &str)> = paths.iter().map(|p| (p.as_str(), "got 99")).collect();
+    expected.push(("", "and 251 more problems"));
+    check(&json, &expected);
+    let errors = parse_job_document(&json)
+        .and_then(|p| validate_job(&p, now()))
+        .unwrap_err();
+    assert_eq!(errors.total(), 300);
+    assert!(
+        errors.to_string().ends_with("(and 299 more problems)"),
+        "{errors}"
+    );
+    let body = errors.to_arm_error();
+    assert_eq!(body["error"]["details"].as_array().map(Vec::len), Some(50));
+    assert_eq!(
+        body["error"]["details"][49],
+        json!({"code": "BadRequest", "message": "and 251 more problems"})
+    );
+    // Exactly 50 problems are all listed.
+    let minutes = vec!["99"; 50].join(",");
+    let json = scheduled("Hour", &format!(r#"{{"minutes":[{minutes}]}}"#));
+    let errors = parse_job_document(&json)
+        .and_then(|p| validate_job(&p, now()))
+        .unwrap_err();
+    assert_eq!(errors.errors().len(), 50);
+    assert!(errors.errors().iter().all(|e| !e.path.is_empty()));
 }
 
 #[test]
