@@ -20,7 +20,16 @@ fi
 work="${KAIROS_FUZZ_DIR:-$HOME/.cache/kairos-fuzz}"
 read -r -a targets <<<"${KAIROS_FUZZ_TARGETS:-job_document lenient_json api_dispatch}"
 
-if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+# cargo-fuzz wants a nightly compiler. Where only stable is installed, stable with
+# RUSTC_BOOTSTRAP=1 accepts the same flags.
+if cargo +nightly --version >/dev/null 2>&1; then
+    toolchain=+nightly
+else
+    echo "== no nightly toolchain: using stable with RUSTC_BOOTSTRAP=1"
+    toolchain=+stable
+    export RUSTC_BOOTSTRAP=1
+fi
+if ! cargo "$toolchain" fuzz --version >/dev/null 2>&1; then
     echo "== installing cargo-fuzz"
     cargo install cargo-fuzz --locked
 fi
@@ -31,7 +40,7 @@ build=(-s none --target-dir "$work/target")
 
 echo "== building the fuzz targets"
 for target in "${targets[@]}"; do
-    cargo +nightly fuzz build "${build[@]}" "$target"
+    cargo "$toolchain" fuzz build "${build[@]}" "$target"
 done
 
 failed=()
@@ -44,7 +53,7 @@ for target in "${targets[@]}"; do
     echo "== fuzzing $target for ${seconds}s"
     status=0
     # New inputs go to the first corpus directory (under ~/.cache); the seeds are read only.
-    cargo +nightly fuzz run "${build[@]}" "$target" "$corpus" "fuzz/corpus/$target" -- \
+    cargo "$toolchain" fuzz run "${build[@]}" "$target" "$corpus" "fuzz/corpus/$target" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$artifacts" -print_final_stats=1 >"$log" 2>&1 || status=$?
     runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -n 1)
