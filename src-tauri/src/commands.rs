@@ -455,8 +455,8 @@ pub fn set_settings(d: &Desktop, new: &Settings) -> CommandResult<Settings> {
 pub fn api_info(d: &Desktop) -> CommandResult<ApiInfo> {
     let settings = settings::load(&d.engine)?;
     let token = kairos_api::local::api_token(&d.data_dir).map_err(|e| CommandError {
-        code: "InternalError".into(),
-        message: e,
+        code: e.code().into(),
+        message: e.to_string(),
         errors: vec![],
     })?;
     let address = std::net::SocketAddr::from(([127, 0, 0, 1], settings.api_port));

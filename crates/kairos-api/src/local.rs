@@ -5,10 +5,36 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub const TOKEN_FILE: &str = "api-token";
+
+/// Why the data directory or the API token cannot be used. The message names the file or the
+/// variable and what to do; it never holds the token.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LocalError {
+    /// The data directory or a file in it cannot be created, read or written.
+    #[error("{0}")]
+    DataDirectory(String),
+    /// The token (from `KAIROS_API_TOKEN` or the token file) is too short.
+    #[error("{0}")]
+    WeakToken(String),
+}
+
+impl LocalError {
+    /// The stable code of this variant.
+    pub fn code(&self) -> &'static str {
+        match self {
+            LocalError::DataDirectory(_) => "DataDirectoryUnusable",
+            LocalError::WeakToken(_) => "TokenTooShort",
+        }
+    }
+}
 pub const DATABASE_FILE: &str = "kairos.db";
 
 /// The data directory, created if needed (mode 0700: the database holds the jobs' secrets).
-pub fn data_dir(given: Option<&Path>) -> Result<PathBuf, String> {
+pub fn data_dir(given: Option<&Path>) -> Result<PathBuf, LocalError> {
+    find_data_dir(given).map_err(LocalError::DataDirectory)
+}
+
+fn find_data_dir(given: Option<&Path>) -> Result<PathBuf, String> {
     let dir = match given {
         Some(dir) => dir.to_path_buf(),
         None => dirs::data_dir()
@@ -31,7 +57,7 @@ pub const MIN_TOKEN_CHARS: usize = 32;
 /// `KAIROS_API_TOKEN` when set (and not blank), else the token kept in `DIR/api-token`, created
 /// on first start. Neither is ever logged. A token shorter than [`MIN_TOKEN_CHARS`] is refused,
 /// from either source: the message says so, without the token.
-pub fn api_token(dir: &Path) -> Result<String, String> {
+pub fn api_token(dir: &Path) -> Result<String, LocalError> {
     if let Ok(token) = std::env::var("KAIROS_API_TOKEN") {
         if !token.trim().is_empty() {
             tracing::info!("API token from KAIROS_API_TOKEN");
@@ -39,18 +65,18 @@ pub fn api_token(dir: &Path) -> Result<String, String> {
         }
         tracing::warn!("KAIROS_API_TOKEN is set but blank; using the api-token file");
     }
-    let token = token_from_file(dir)?;
+    let token = token_from_file(dir).map_err(LocalError::DataDirectory)?;
     long_enough(token, &dir.join(TOKEN_FILE).display().to_string())
 }
 
-fn long_enough(token: String, source: &str) -> Result<String, String> {
+fn long_enough(token: String, source: &str) -> Result<String, LocalError> {
     let chars = token.chars().count();
     if chars < MIN_TOKEN_CHARS {
-        return Err(format!(
+        return Err(LocalError::WeakToken(format!(
             "the API token from {source} has {chars} characters; at least {MIN_TOKEN_CHARS} are \
              required (for example: head -c 32 /dev/urandom | base64), or leave KAIROS_API_TOKEN \
              unset to use a generated one"
-        ));
+        )));
     }
     Ok(token)
 }

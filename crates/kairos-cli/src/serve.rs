@@ -100,7 +100,7 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
     }
     let dir = match data_dir(args.data_dir.as_deref()) {
         Ok(dir) => dir,
-        Err(message) => return report(&FieldError::bad_request("--data-dir", message).into()),
+        Err(e) => return report(&FieldError::bad_request("--data-dir", e.to_string()).into()),
     };
     init_logging();
     let token = match api_token(&dir) {
@@ -112,7 +112,7 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
             } else {
                 "--data-dir"
             };
-            return report(&FieldError::bad_request(target, message).into());
+            return report(&FieldError::bad_request(target, message.to_string()).into());
         }
     };
     let tls = match tls_files.map(|(cert, key)| kairos_api::load_tls(cert, key)) {

@@ -12,7 +12,7 @@ const TRAY_LOCK: &str = "tray.lock";
 
 /// `KAIROS_DATA_DIR` when set (tests, several installations), else the directory `kairos serve`
 /// uses (~/.local/share/kairos on Linux): one database for both.
-pub fn data_dir() -> Result<PathBuf, String> {
+pub fn data_dir() -> Result<PathBuf, kairos_api::local::LocalError> {
     let given = std::env::var_os("KAIROS_DATA_DIR")
         .filter(|d| !d.is_empty())
         .map(PathBuf::from);
