@@ -5,8 +5,8 @@ use super::attempt::{Attempt, ClaimedJob};
 use super::CLAIM_BATCH;
 use crate::engine::Engine;
 use crate::error::Result;
-use crate::lease::{self, Owner};
-use rusqlite::{params, OptionalExtension};
+use crate::lease::Owner;
+use rusqlite::params;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -79,17 +79,21 @@ impl Engine {
     /// claim is this runner's, and only an ended runner's claims are ever handed back.
     pub(super) fn may_send(&self, attempt: &Attempt, owner: &Owner) -> bool {
         let check = || -> Result<bool> {
-            let ours = self.inner.store.read(|conn| {
+            // One read for both questions: it runs once per attempt, in bursts of thousands.
+            let (ours, holds) = self.inner.store.read(|conn| {
                 Ok(conn
-                    .prepare_cached("SELECT 1 FROM attempts WHERE id = ?1 AND job_id = ?2 AND claimed = 1 AND claim_owner = ?3")?
-                    .query_row(params![attempt.id, attempt.job_id, owner.id], |_| Ok(()))
-                    .optional()?
-                    .is_some())
+                    .prepare_cached(
+                        "SELECT EXISTS (SELECT 1 FROM attempts WHERE id = ?1 AND job_id = ?2 AND claimed = 1 AND claim_owner = ?3),
+                                EXISTS (SELECT 1 FROM runner_lease WHERE id = 1 AND owner = ?3)",
+                    )?
+                    .query_row(params![attempt.id, attempt.job_id, owner.id], |r| {
+                        Ok((r.get::<_, bool>(0)?, r.get::<_, bool>(1)?))
+                    })?)
             })?;
             if !ours {
                 return Ok(false);
             }
-            if lease::holds(&self.inner.store, owner)? {
+            if holds {
                 return Ok(true);
             }
             tracing::info!(

@@ -192,15 +192,21 @@ impl Engine {
         let written = self.inner.store.write(|tx| {
             let mut more_work = false;
             let mut failed = Vec::new();
+            // Cached statements: a burst records thousands of results in one transaction.
+            let step = |sql: &str| -> Result<()> {
+                tx.prepare_cached(sql)?.execute([])?;
+                Ok(())
+            };
             for (i, finished) in batch.iter().enumerate() {
-                tx.execute_batch("SAVEPOINT record_one")?;
+                step("SAVEPOINT record_one")?;
                 match record_one(tx, finished) {
                     Ok(more) => {
-                        tx.execute_batch("RELEASE record_one")?;
+                        step("RELEASE record_one")?;
                         more_work |= more;
                     }
                     Err(e) => {
-                        tx.execute_batch("ROLLBACK TO record_one; RELEASE record_one")?;
+                        step("ROLLBACK TO record_one")?;
+                        step("RELEASE record_one")?;
                         failed.push((i, e));
                     }
                 }
