@@ -142,8 +142,10 @@ pub fn acquire(store: &Store, owner: &Owner, now_ms: i64) -> Result<Option<Held>
     })
 }
 
-/// Whether `owner` holds the lease now (a read), for the last check before an attempt is sent.
-pub fn holds(store: &Store, owner: &Owner) -> Result<bool> {
+/// Whether `owner` holds the lease now (a read). The runner asks this together with its claim
+/// in one query before sending (`runner::claims`); tests ask it alone.
+#[cfg(test)]
+fn holds(store: &Store, owner: &Owner) -> Result<bool> {
     store.read(|conn| Ok(current(conn)?.is_some_and(|c| c.owner == owner.id)))
 }
 

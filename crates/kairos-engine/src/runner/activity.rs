@@ -94,9 +94,6 @@ impl Activity {
                 let work_done = s.busy == 0 && s.clock_waits.keys().next().is_none_or(|t| *t > now);
                 loop_asleep && (work_done || !with_work)
             };
-            if std::env::var("KAIROS_DEBUG_IDLE").is_ok() {
-                eprintln!("{now} {:?}", *rx.borrow());
-            }
             if settled {
                 return;
             }
