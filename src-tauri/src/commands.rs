@@ -10,7 +10,7 @@ use kairos_core::model::{JobDefinition, JobHistoryDefinition, JobProperties};
 use kairos_core::validate::validate_job;
 use kairos_core::ValidationErrors;
 use kairos_engine::{CollectionKey, Engine, EngineError, JobKey};
-use kairos_tray::settings;
+use kairos_local::settings;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -454,7 +454,7 @@ pub fn set_settings(d: &Desktop, new: &Settings) -> CommandResult<Settings> {
 
 pub fn api_info(d: &Desktop) -> CommandResult<ApiInfo> {
     let settings = settings::load(&d.engine)?;
-    let token = kairos_api::local::api_token(&d.data_dir).map_err(|e| CommandError {
+    let token = kairos_local::api_token(&d.data_dir).map_err(|e| CommandError {
         code: e.code().into(),
         message: e.to_string(),
         errors: vec![],

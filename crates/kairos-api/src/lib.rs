@@ -31,7 +31,6 @@ mod auth;
 mod body;
 mod error;
 mod handlers;
-pub mod local;
 mod query;
 mod route;
 mod server;

@@ -16,10 +16,10 @@
 
 use crate::commands::report;
 use clap::Args;
-use kairos_api::local::{api_token, create_private, data_dir, DATABASE_FILE};
 use kairos_api::ServeConfig;
 use kairos_core::FieldError;
 use kairos_engine::{Database, Engine, EngineConfig};
+use kairos_local::{api_token, create_private, data_dir, DATABASE_FILE};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -154,7 +154,7 @@ async fn run(
     config: ServeConfig,
     deny_private_targets: bool,
 ) -> ExitCode {
-    let mut signals = match Signals::install() {
+    let mut signals = match kairos_local::shutdown::StopRequests::install() {
         Ok(signals) => signals,
         Err(e) => {
             return fail(
@@ -288,51 +288,6 @@ fn init_logging() {
 fn fail(code: &str, message: &str) -> ExitCode {
     eprintln!("{}", kairos_api::arm_error(code, message, None));
     ExitCode::from(EXIT_FAILURE)
-}
-
-/// SIGINT and SIGTERM (Ctrl-C elsewhere), installed once.
-struct Signals {
-    #[cfg(unix)]
-    interrupt: tokio::signal::unix::Signal,
-    #[cfg(unix)]
-    terminate: tokio::signal::unix::Signal,
-}
-
-impl Signals {
-    fn install() -> std::io::Result<Signals> {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{signal, SignalKind};
-            Ok(Signals {
-                interrupt: signal(SignalKind::interrupt())?,
-                terminate: signal(SignalKind::terminate())?,
-            })
-        }
-        #[cfg(not(unix))]
-        Ok(Signals {})
-    }
-
-    /// The name of the next signal.
-    async fn next(&mut self) -> &'static str {
-        #[cfg(unix)]
-        {
-            tokio::select! {
-                _ = self.interrupt.recv() => "SIGINT",
-                _ = self.terminate.recv() => "SIGTERM",
-            }
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = tokio::signal::ctrl_c().await;
-            "Ctrl-C"
-        }
-    }
-}
-
-impl std::fmt::Debug for Signals {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Signals")
-    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! Starting the desktop processes and finding their files: the data directory, the lock that
 //! keeps one tray runner, and spawning the window or the runner.
 
-use kairos_api::local::{create_private, DATABASE_FILE};
 use kairos_engine::{Database, Engine, EngineConfig};
+use kairos_local::programs::{tray_program, window_program};
+use kairos_local::{create_private, DATABASE_FILE};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -10,13 +11,10 @@ use std::process::{Command, Stdio};
 /// The tray runner holds an exclusive lock on this file while it runs.
 const TRAY_LOCK: &str = "tray.lock";
 
-/// `KAIROS_DATA_DIR` when set (tests, several installations), else the directory `kairos serve`
-/// uses (~/.local/share/kairos on Linux): one database for both.
-pub fn data_dir() -> Result<PathBuf, kairos_api::local::LocalError> {
-    let given = std::env::var_os("KAIROS_DATA_DIR")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from);
-    kairos_api::local::data_dir(given.as_deref())
+/// `KAIROS_DATA_DIR` when set (tests, several installations), else the system's standard
+/// place, which `kairos serve` uses too: one database for both.
+pub fn data_dir() -> Result<PathBuf, kairos_local::LocalError> {
+    kairos_local::data_dir_from_env()
 }
 
 /// The shared database in `dir` (created owner-only: it holds the jobs' secrets), opened with
@@ -61,27 +59,6 @@ impl TrayLock {
 /// Is a tray runner running for this data directory?
 pub fn tray_runner_running(dir: &Path) -> bool {
     matches!(TrayLock::acquire(dir), Ok(None))
-}
-
-/// A program installed next to this one (both binaries go to the same directory), else the
-/// one of that name on PATH.
-fn sibling(name: &str) -> PathBuf {
-    let file = format!("{name}{}", std::env::consts::EXE_SUFFIX);
-    std::env::current_exe()
-        .ok()
-        .map(|exe| exe.with_file_name(&file))
-        .filter(|p| p.exists())
-        .unwrap_or_else(|| PathBuf::from(file))
-}
-
-/// The tray runner program (`kairos-tray`).
-pub fn tray_program() -> PathBuf {
-    sibling("kairos-tray")
-}
-
-/// The window program (`kairos-desktop`).
-pub fn window_program() -> PathBuf {
-    sibling("kairos-desktop")
 }
 
 fn spawn(program: &Path, args: &[String]) {

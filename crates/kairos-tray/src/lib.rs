@@ -11,6 +11,5 @@ pub mod notifier;
 pub mod overview;
 #[cfg(target_os = "linux")]
 pub mod runner;
-pub mod settings;
 #[cfg(target_os = "linux")]
 pub mod tray;

@@ -6,11 +6,11 @@
 use crate::launch::{self, data_dir, open_window, TrayLock};
 use crate::notifier::{ClickableNotifier, OnClick};
 use crate::overview::overview;
-use crate::settings;
 use crate::tray::{KairosTray, TrayCommand};
-use kairos_api::local::api_token;
 use kairos_engine::settings::PAUSED;
 use kairos_engine::{ChangeWatcher, Engine};
+use kairos_local::api_token;
+use kairos_local::settings;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;

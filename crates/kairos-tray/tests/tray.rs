@@ -118,7 +118,7 @@ fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
 /// token, and stops when the setting is turned off (by the window, another process).
 #[test]
 fn the_tray_runner_serves_the_rest_api_while_the_setting_is_on() {
-    use kairos_tray::settings::{API_PORT, SERVE_API};
+    use kairos_local::settings::{API_PORT, SERVE_API};
     let dir = tempfile::tempdir().unwrap();
     let engine = Engine::open(EngineConfig::new(Database::File(
         dir.path().join("kairos.db"),

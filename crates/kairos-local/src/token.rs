@@ -1,55 +1,10 @@
-//! The local installation: the data directory (database and API token) that `kairos serve`
-//! and the desktop app share.
+//! The API token: from `KAIROS_API_TOKEN`, or generated once into the data directory.
 
+use crate::LocalError;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub const TOKEN_FILE: &str = "api-token";
-
-/// Why the data directory or the API token cannot be used. The message names the file or the
-/// variable and what to do; it never holds the token.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LocalError {
-    /// The data directory or a file in it cannot be created, read or written.
-    #[error("{0}")]
-    DataDirectory(String),
-    /// The token (from `KAIROS_API_TOKEN` or the token file) is too short.
-    #[error("{0}")]
-    WeakToken(String),
-}
-
-impl LocalError {
-    /// The stable code of this variant.
-    pub fn code(&self) -> &'static str {
-        match self {
-            LocalError::DataDirectory(_) => "DataDirectoryUnusable",
-            LocalError::WeakToken(_) => "TokenTooShort",
-        }
-    }
-}
-pub const DATABASE_FILE: &str = "kairos.db";
-
-/// The data directory, created if needed (mode 0700: the database holds the jobs' secrets).
-pub fn data_dir(given: Option<&Path>) -> Result<PathBuf, LocalError> {
-    find_data_dir(given).map_err(LocalError::DataDirectory)
-}
-
-fn find_data_dir(given: Option<&Path>) -> Result<PathBuf, String> {
-    let dir = match given {
-        Some(dir) => dir.to_path_buf(),
-        None => dirs::data_dir()
-            .map(|d| d.join("kairos"))
-            .ok_or("this platform has no data directory; pass --data-dir")?,
-    };
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder
-        .create(&dir)
-        .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
-    Ok(dir)
-}
 
 /// The shortest token accepted, in characters. Generated tokens have 64.
 pub const MIN_TOKEN_CHARS: usize = 32;
@@ -134,15 +89,6 @@ fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
     let mut file = options.open(path)?;
     file.write_all(text.as_bytes())?;
     file.sync_all()
-}
-
-/// Create an empty file readable by its owner only, unless it exists.
-pub fn create_private(path: &Path) -> std::io::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path).map(drop)
 }
 
 /// Make sure only the owner can read the token file.

@@ -3,7 +3,6 @@
 
 use kairos_engine::settings::NOTIFY_ON_FAULT;
 use kairos_engine::{Engine, EngineError};
-use std::path::{Path, PathBuf};
 
 /// The desktop's settings (the window shows them; the tray runner acts on them).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,41 +44,12 @@ pub fn save(engine: &Engine, new: &Settings) -> Result<(), EngineError> {
     engine.set_setting(SERVE_API, flag(new.serve_api))?;
     engine.set_setting(API_PORT, &new.api_port.to_string())?;
     engine.set_setting(NOTIFY_ON_FAULT, flag(new.notify_on_fault))?;
-    set_start_at_login(
-        &autostart_file(),
-        &crate::launch::tray_program(),
+    crate::autostart::set_start_at_login(
+        &crate::autostart::autostart_file(),
+        &crate::programs::tray_program(),
         new.start_at_login,
     )
     .map_err(|e| EngineError::internal(format!("cannot change the login items: {e}")))?;
     engine.set_setting(START_AT_LOGIN, flag(new.start_at_login))?;
     Ok(())
-}
-
-/// The XDG autostart entry (`$XDG_CONFIG_HOME/autostart/kairos.desktop`) the session starts at
-/// login: the tray runner, not the window.
-pub fn autostart_file() -> PathBuf {
-    std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| dirs::home_dir().map(|h| h.join(".config")))
-        .unwrap_or_else(|| PathBuf::from(".config"))
-        .join("autostart")
-        .join("kairos.desktop")
-}
-
-pub fn set_start_at_login(file: &Path, exe: &Path, on: bool) -> std::io::Result<()> {
-    if !on {
-        return match std::fs::remove_file(file) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-            _ => Ok(()),
-        };
-    }
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let entry = format!(
-        "[Desktop Entry]\nType=Application\nName=Kairos\nComment=Keeps scheduled jobs firing from the tray\nExec=\"{}\"\nX-GNOME-Autostart-enabled=true\nTerminal=false\n",
-        exe.display()
-    );
-    std::fs::write(file, entry)
 }
