@@ -36,6 +36,22 @@ def kairos_bin() -> str:
     return path
 
 
+def under_wine() -> bool:
+    """The binary is a Windows build run through Wine (scripts/wine-e2e.sh sets KAIROS_WINE)."""
+    return bool(os.environ.get("KAIROS_WINE"))
+
+
+def kairos_command() -> list[str]:
+    """How to start the binary: directly, or through Wine's 64-bit loader."""
+    wine = os.environ.get("KAIROS_WINE")
+    return [wine, kairos_bin()] if wine else [kairos_bin()]
+
+
+def host_path(path) -> str:
+    """A path as the binary sees it: under Wine, Linux's / is drive Z:."""
+    return "Z:" + str(path).replace("/", "\\") if under_wine() else str(path)
+
+
 # ---------------------------------------------------------------------------------------------
 # the server process
 
@@ -68,7 +84,7 @@ class KairosServer:
         self.stdout_lines = []
         self._stderr = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
-            [kairos_bin(), "serve", "--listen", "127.0.0.1:0", "--data-dir", str(self.data_dir)],
+            kairos_command() + ["serve", "--listen", "127.0.0.1:0", "--data-dir", host_path(self.data_dir)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=self._stderr,

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Make the installers with the Tauri bundler from programs already built: the window
+# (kairos-desktop) with `kairos` and `kairos-tray` beside it (bundle.externalBin, added by
+# src-tauri/tauri.bundle.conf.json), the menu entry and the icons.
+# Usage: bash scripts/package.sh [--release] [--target TRIPLE] --bundles deb,rpm|nsis|app,dmg
+#   Builds nothing: run `cargo build [--release] [--target T] -p kairos-cli -p kairos-tray
+#   -p kairos-desktop` first (scripts/package-deb-check.sh does both for the .deb).
+# Env:   CARGO_TARGET_DIR  default $HOME/.cache/kairos-target
+#        KAIROS_TAURI_CLI  where the Tauri CLI is installed (default $HOME/.cache/kairos-tauri-cli)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/kairos-target}"
+profile=debug
+target=""
+bundles=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --release) profile=release ;;
+    --target) target="$2"; shift ;;
+    --bundles) bundles="$2"; shift ;;
+    *) echo "package: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -n "$bundles" ] || { echo "package: --bundles is required" >&2; exit 2; }
+
+# The Tauri CLI, prebuilt from the npm registry (cargo install tauri-cli would compile ~500
+# crates), reinstalled only when tools/bundle/package.json changes.
+cli="${KAIROS_TAURI_CLI:-$HOME/.cache/kairos-tauri-cli}"
+if ! cmp -s tools/bundle/package.json "$cli/package.json"; then
+  mkdir -p "$cli"
+  cp tools/bundle/package.json "$cli/package.json"
+  npm install --prefix "$cli" --no-audit --no-fund --loglevel=error
+fi
+
+host=$(rustc -vV | sed -n 's/^host: //p')
+triple="${target:-$host}"
+built="$CARGO_TARGET_DIR/${target:+$target/}$profile"
+exe=""
+case "$triple" in *windows*) exe=.exe ;; esac
+# externalBin wants each program named for its target triple; the bundler installs it under
+# its plain name next to the window's program.
+mkdir -p src-tauri/binaries
+for program in kairos kairos-tray; do
+  cp "$built/$program$exe" "src-tauri/binaries/$program-$triple$exe"
+done
+
+args=(bundle --bundles "$bundles" --config src-tauri/tauri.bundle.conf.json)
+[ "$profile" = debug ] && args+=(--debug)
+[ -n "$target" ] && args+=(--target "$target")
+"$cli/node_modules/.bin/tauri" "${args[@]}"
+echo "package: bundles in $built/bundle"

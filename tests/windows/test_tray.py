@@ -1,0 +1,100 @@
+"""`kairos-tray.exe` (Windows build, under Wine, on an Xvfb display so Wine has a system tray),
+with no window open, fires a job that another process (the Linux `kairos serve`) wrote into the
+shared database, records the result, and stops cleanly on Ctrl-C."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+import helpers
+from conftest import windows_path, wine_command
+from helpers import KairosServer
+
+SUB, RG, JC = "wine-sub", "wine-rg", "wine-jc"
+BASE = f"/subscriptions/{SUB}/resourceGroups/{RG}/providers/Microsoft.Scheduler/jobCollections/{JC}"
+
+
+@pytest.fixture
+def display():
+    """An Xvfb display of the test's own (Wine's system tray lives on a display)."""
+    xvfb = shutil.which("Xvfb")
+    assert xvfb, "Xvfb is needed (apt-get install xvfb)"
+    r, w = os.pipe()
+    proc = subprocess.Popen([xvfb, "-displayfd", str(w), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    with os.fdopen(r) as f:
+        number = f.readline().strip()
+    assert number, "Xvfb printed no display number"
+    yield f":{number}"
+    proc.terminate()
+    proc.wait(10)
+
+
+def write_due_job(data_dir, url: str, due: dt.datetime):
+    """The Linux build writes a collection and a one-time job due at `due`, then stops."""
+    srv = KairosServer(data_dir).start()
+    try:
+        r = srv.raw("PUT", BASE, {"location": "local", "properties": {"sku": {"name": "Standard"}}})
+        assert r.status in (200, 201), r
+        job = {"properties": {
+            "startTime": due.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "action": {"type": "Http", "request": {"uri": url, "method": "POST", "body": "from wine"},
+                       "retryPolicy": {"retryType": "None"}},
+            "state": "Enabled"}}
+        r = srv.raw("PUT", f"{BASE}/jobs/due", job)
+        assert r.status in (200, 201), r
+    finally:
+        assert srv.stop() == 0
+
+
+def history(data_dir) -> list[dict]:
+    srv = KairosServer(data_dir).start()
+    try:
+        r = srv.raw("GET", f"{BASE}/jobs/due/history")
+        assert r.status == 200, r
+        return r.json["value"]
+    finally:
+        assert srv.stop() == 0
+
+
+def test_tray_runner_fires_a_due_job_written_by_another_process(tmp_path, target, display):
+    data = tmp_path / "data"
+    path = target.path("tray")
+    due = dt.datetime.now(dt.timezone.utc).replace(microsecond=0) + dt.timedelta(seconds=20)
+    write_due_job(data, target.url(path), due)
+    assert target.requests(path) == [], "nothing fires before the tray runner starts"
+
+    env = dict(os.environ, KAIROS_DATA_DIR=windows_path(data), DISPLAY=display)
+    log = open(tmp_path / "tray.log", "wb")
+    tray = subprocess.Popen(wine_command("kairos-tray.exe"), env=env, stdin=subprocess.DEVNULL,
+                            stdout=log, stderr=subprocess.STDOUT)
+    try:
+        [req] = target.wait_for(path, 1, timeout=90)
+        assert req.method == "POST"
+        assert req.body == b"from wine"
+        assert req.at >= due.timestamp() - 1, "fired before it was due"
+        assert req.header("x-ms-execution-tag")
+        # Ctrl-C: Wine turns SIGINT into a console Ctrl-C event, which the runner answers by
+        # recording what it was doing and stopping.
+        tray.send_signal(signal.SIGINT)
+        code = tray.wait(30)
+    finally:
+        if tray.poll() is None:
+            tray.kill()
+            tray.wait(10)
+        log.close()
+    out = (tmp_path / "tray.log").read_text("utf-8", "replace")
+    assert code == 0, f"kairos-tray.exe exited {code}: {out[-3000:]}"
+
+    runs = history(data)
+    assert len(runs) == 1, runs
+    assert runs[0]["properties"]["status"] == "Completed", runs[0]
+    assert target.requests(path) == [req], "the job fired exactly once"
