@@ -1,5 +1,5 @@
 //! When a long-running Kairos process (`kairos serve`, the tray runner) is asked to stop:
-//! Ctrl-C, SIGTERM or SIGHUP on Unix; Ctrl-C, Ctrl-Break, closing the console window, log-off and
+//! SIGINT (Ctrl-C) or SIGTERM on Unix; Ctrl-C, Ctrl-Break, closing the console window, log-off and
 //! system shutdown on Windows. tokio's signal module covers each system; the two `cfg` blocks
 //! only choose which of its streams to wait on.
 
@@ -8,7 +8,7 @@
 /// 5 s before the system ends the process: enough to record what the runner was doing).
 pub struct StopRequests {
     #[cfg(unix)]
-    streams: [tokio::signal::unix::Signal; 3],
+    streams: [tokio::signal::unix::Signal; 2],
     #[cfg(windows)]
     c: tokio::signal::windows::CtrlC,
     #[cfg(windows)]
@@ -21,6 +21,7 @@ pub struct StopRequests {
     shutdown: tokio::signal::windows::CtrlShutdown,
 }
 
+// SIGHUP is left alone: a handler would replace the "ignore" that `nohup kairos serve` relies on.
 impl StopRequests {
     /// Start listening. Needs a tokio runtime.
     pub fn install() -> std::io::Result<StopRequests> {
@@ -31,7 +32,6 @@ impl StopRequests {
                 streams: [
                     signal(SignalKind::interrupt())?,
                     signal(SignalKind::terminate())?,
-                    signal(SignalKind::hangup())?,
                 ],
             })
         }
@@ -54,11 +54,10 @@ impl StopRequests {
     pub async fn next(&mut self) -> &'static str {
         #[cfg(unix)]
         {
-            let [int, term, hup] = &mut self.streams;
+            let [int, term] = &mut self.streams;
             tokio::select! {
                 _ = int.recv() => "SIGINT",
                 _ = term.recv() => "SIGTERM",
-                _ = hup.recv() => "SIGHUP",
             }
         }
         #[cfg(windows)]
