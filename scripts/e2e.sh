@@ -26,21 +26,8 @@ fi
 
 bash scripts/python-venv.sh "$venv" "$req"
 
-# Azurite, the queue service of the Storage-queue tests, from the npm registry into a cache outside
-# the clone; npm runs only when the pinned version is not the one installed.
-azurite_version=3.37.0
-npm_prefix="${KAIROS_NPM_PREFIX:-$HOME/.cache/kairos-npm}"
-installed=$(node -p "require('$npm_prefix/node_modules/azurite/package.json').version" 2>/dev/null || true)
-if [ "$installed" != "$azurite_version" ]; then
-  if ! command -v npm >/dev/null 2>&1; then
-    echo "e2e: npm is needed to install Azurite (on Debian/Ubuntu: apt-get install nodejs npm)" >&2
-    exit 1
-  fi
-  mkdir -p "$npm_prefix"
-  npm install --prefix "$npm_prefix" --save-exact --no-audit --no-fund --loglevel=error \
-    "azurite@$azurite_version"
-fi
-export KAIROS_AZURITE_QUEUE="$npm_prefix/node_modules/.bin/azurite-queue"
+# Azurite, the queue service of the Storage-queue tests (installed once, outside the clone).
+export KAIROS_AZURITE_QUEUE="$(bash scripts/install-azurite.sh)"
 
 # KAIROS_API_TOKEN of the caller must not leak into the servers the tests start.
 unset KAIROS_API_TOKEN

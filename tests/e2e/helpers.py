@@ -119,6 +119,10 @@ class KairosServer:
     def stop(self, sig: int = signal.SIGTERM) -> int:
         """Send `sig`, wait for the exit, return the exit code (kills after STOP_TIMEOUT)."""
         assert self.proc is not None
+        if under_wine() and sig == signal.SIGTERM:
+            # Windows has no SIGTERM: Wine ends the process at once. Its stop request is the
+            # console's Ctrl-C, which Wine raises for SIGINT.
+            sig = signal.SIGINT
         self.proc.send_signal(sig)
         try:
             code = self.proc.wait(STOP_TIMEOUT)
