@@ -6,6 +6,9 @@
 //! Needs Debian's `dbus` and `python3-dbusmock` (bash scripts/setup-test-deps.sh). The mock runs
 //! under `/usr/bin/python3`, the interpreter the Debian module is installed for.
 
+#![cfg(target_os = "linux")]
+// D-Bus notifications are Linux's; Windows and macOS have their own services (docs/architecture.md).
+
 use axum::http::StatusCode;
 use axum::routing::any;
 use axum::Router;
