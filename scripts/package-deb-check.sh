@@ -22,9 +22,9 @@ version=$(sed -n 's/^ *"version": "\(.*\)",$/\1/p' src-tauri/tauri.conf.json | h
 deb=$(ls "$CARGO_TARGET_DIR/$profile/bundle/deb/"*.deb)
 say "built $deb ($(du -h "$deb" | cut -f1))"
 
-contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
-for want in ./usr/bin/kairos ./usr/bin/kairos-tray ./usr/bin/kairos-desktop \
-  ./usr/share/applications/Kairos.desktop ./usr/share/icons/hicolor/128x128/apps/kairos-desktop.png; do
+contents=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's,^\./,,')
+for want in usr/bin/kairos usr/bin/kairos-tray usr/bin/kairos-desktop \
+  usr/share/applications/Kairos.desktop usr/share/icons/hicolor/128x128/apps/kairos-desktop.png; do
   if ! grep -qxF "$want" <<<"$contents"; then
     say "the .deb lacks $want; it holds:"
     echo "$contents" >&2
@@ -34,7 +34,7 @@ done
 fields=$(dpkg-deb -f "$deb" Package Version Depends)
 grep -q "^Version: $version$" <<<"$fields" || { say "wrong version: $fields"; exit 1; }
 grep -q "libwebkit2gtk-4.1-0" <<<"$fields" || { say "no WebKitGTK dependency: $fields"; exit 1; }
-desktop=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/applications/Kairos.desktop)
+desktop=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO usr/share/applications/Kairos.desktop)
 grep -q '^Exec=kairos-desktop' <<<"$desktop" || { say "menu entry does not start the window: $desktop"; exit 1; }
 
 root=$(mktemp -d)
