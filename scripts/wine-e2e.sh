@@ -2,7 +2,8 @@
 # Run the Windows build of Kairos under Wine and check it against the Linux build and the Azure
 # Python SDK: `kairos.exe preview` prints what `kairos preview` prints for every file in
 # examples/; `kairos.exe serve` passes the SDK end-to-end tests that need no Linux-only part;
-# `kairos-tray.exe`, with no window, fires a due job that another process wrote.
+# `kairos-tray.exe`, with no window, fires a due job that another process wrote; kairos-local's
+# tests (the login item in the registry) pass as Windows programs.
 # Usage: bash scripts/wine-e2e.sh [pytest args...]
 # Env:   CARGO_TARGET_DIR   default $HOME/.cache/kairos-target
 #        KAIROS_WINEPREFIX  the Wine prefix, made once (default $HOME/.cache/kairos-wine)
@@ -46,6 +47,14 @@ export KAIROS_WINDOWS_DIR="$windir"
 export KAIROS_LINUX_BIN="$CARGO_TARGET_DIR/debug/kairos"
 unset KAIROS_API_TOKEN
 export PYTHONDONTWRITEBYTECODE=1
+
+say "kairos-local's tests (data directory, login item in the registry) as Windows programs"
+# cargo runs each test program through Wine; the shim must sit next to them too.
+mkdir -p "$windir/deps"
+cp "$shim" "$windir/deps/"
+CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc \
+  CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER="$wine" \
+  cargo test --quiet --target x86_64-pc-windows-gnu -p kairos-local
 
 say "Windows-only checks: preview, tray runner"
 "$venv/bin/python" -m pytest tests/windows "$@"

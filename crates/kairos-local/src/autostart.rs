@@ -1,32 +1,66 @@
-//! "Start at login": the tray runner (not the window) is registered with the session.
+//! "Start at login": the tray runner (not the window) is registered with the user's session.
+//!
+//! [`LoginItem`] reads and changes what is really registered, so the window's setting shows the
+//! system's state, not a remembered wish:
+//! - Windows: the `HKCU\…\CurrentVersion\Run` value (with Task Manager's "startup apps" switch);
+//! - macOS: a LaunchAgent (`~/Library/LaunchAgents/Kairos.plist`);
+//!   both through `auto-launch`;
+//! - Linux: an XDG autostart entry (`$XDG_CONFIG_HOME/autostart/kairos.desktop`), written here
+//!   because auto-launch ignores `XDG_CONFIG_HOME` and does not quote the program's path
+//!   (`autostart_linux.rs`).
 
 use std::path::{Path, PathBuf};
 
-/// The XDG autostart entry (`$XDG_CONFIG_HOME/autostart/kairos.desktop`) the session starts at
-/// login: the tray runner, not the window.
-pub fn autostart_file() -> PathBuf {
-    std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| dirs::home_dir().map(|h| h.join(".config")))
-        .unwrap_or_else(|| PathBuf::from(".config"))
-        .join("autostart")
-        .join("kairos.desktop")
+#[cfg(target_os = "linux")]
+#[path = "autostart_linux.rs"]
+mod platform;
+#[cfg(any(windows, target_os = "macos"))]
+#[path = "autostart_auto_launch.rs"]
+mod platform;
+
+pub use platform::autostart_file;
+
+/// The login item of one program.
+#[derive(Debug, Clone)]
+pub struct LoginItem {
+    program: PathBuf,
+    /// Where the entry lives, where the system keeps it in a file (Linux, macOS).
+    file: Option<PathBuf>,
 }
 
-pub fn set_start_at_login(file: &Path, exe: &Path, on: bool) -> std::io::Result<()> {
-    if !on {
-        return match std::fs::remove_file(file) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-            _ => Ok(()),
-        };
+impl LoginItem {
+    /// The tray runner's login item.
+    pub fn tray_runner() -> LoginItem {
+        LoginItem::new(&crate::programs::tray_program())
     }
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir)?;
+
+    pub fn new(program: &Path) -> LoginItem {
+        LoginItem {
+            program: program.to_path_buf(),
+            file: autostart_file(),
+        }
     }
-    let entry = format!(
-        "[Desktop Entry]\nType=Application\nName=Kairos\nComment=Keeps scheduled jobs firing from the tray\nExec=\"{}\"\nX-GNOME-Autostart-enabled=true\nTerminal=false\n",
-        exe.display()
-    );
-    std::fs::write(file, entry)
+
+    /// Linux: the entry in `file` instead of the standard place (tests).
+    pub fn with_file(program: &Path, file: &Path) -> LoginItem {
+        LoginItem {
+            program: program.to_path_buf(),
+            file: Some(file.to_path_buf()),
+        }
+    }
+
+    /// The file the entry lives in, on systems that keep it in one.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// Is the program registered to start at login?
+    pub fn is_registered(&self) -> std::io::Result<bool> {
+        platform::is_registered(self)
+    }
+
+    /// Register (`on`) or remove the login item. Removing one that is not there is not an error.
+    pub fn set(&self, on: bool) -> std::io::Result<()> {
+        platform::set(self, on)
+    }
 }

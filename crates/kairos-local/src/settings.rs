@@ -1,6 +1,8 @@
 //! The app's settings, kept in the engine's shared `settings` table so the window and the tray
-//! runner (two processes) read the same values; "start at login" is also an autostart entry.
+//! runner (two processes) read the same values; "start at login" is the system's own login item
+//! (`autostart.rs`), read back from the system each time.
 
+use crate::autostart::LoginItem;
 use kairos_engine::settings::NOTIFY_ON_FAULT;
 use kairos_engine::{Engine, EngineError};
 
@@ -17,7 +19,6 @@ pub struct Settings {
 
 pub const SERVE_API: &str = "desktop.serveApi";
 pub const API_PORT: &str = "desktop.apiPort";
-pub const START_AT_LOGIN: &str = "desktop.startAtLogin";
 /// The port `kairos serve` uses by default.
 pub const DEFAULT_API_PORT: u16 = 7010;
 
@@ -29,7 +30,14 @@ pub fn load(engine: &Engine) -> Result<Settings, EngineError> {
             .and_then(|p| p.parse().ok())
             .unwrap_or(DEFAULT_API_PORT),
         notify_on_fault: engine.flag(NOTIFY_ON_FAULT)?,
-        start_at_login: engine.flag(START_AT_LOGIN)?,
+        // What the system has registered, not what was last asked for: the user may have
+        // removed it in the system's own settings.
+        start_at_login: LoginItem::tray_runner()
+            .is_registered()
+            .unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "cannot read the login items");
+                false
+            }),
     })
 }
 
@@ -44,12 +52,46 @@ pub fn save(engine: &Engine, new: &Settings) -> Result<(), EngineError> {
     engine.set_setting(SERVE_API, flag(new.serve_api))?;
     engine.set_setting(API_PORT, &new.api_port.to_string())?;
     engine.set_setting(NOTIFY_ON_FAULT, flag(new.notify_on_fault))?;
-    crate::autostart::set_start_at_login(
-        &crate::autostart::autostart_file(),
-        &crate::programs::tray_program(),
-        new.start_at_login,
-    )
-    .map_err(|e| EngineError::internal(format!("cannot change the login items: {e}")))?;
-    engine.set_setting(START_AT_LOGIN, flag(new.start_at_login))?;
+    LoginItem::tray_runner()
+        .set(new.start_at_login)
+        .map_err(|e| EngineError::internal(format!("cannot change the login items: {e}")))?;
     Ok(())
+}
+
+/// What the tray runner found wrong and cannot fix itself (no tray host, notifications
+/// refused), written by the runner and shown by the window's Settings with what to do. Empty
+/// or absent: nothing wrong. Jobs keep running either way.
+pub const TRAY_PROBLEM: &str = "desktop.trayProblem";
+pub const NOTIFICATION_PROBLEM: &str = "desktop.notificationProblem";
+
+/// The problems of the desktop, as the tray runner last recorded them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Problems {
+    pub tray: Option<String>,
+    pub notifications: Option<String>,
+}
+
+pub fn problems(engine: &Engine) -> Result<Problems, EngineError> {
+    let read = |key: &str| -> Result<Option<String>, EngineError> {
+        Ok(engine.setting(key)?.filter(|p| !p.trim().is_empty()))
+    };
+    Ok(Problems {
+        tray: read(TRAY_PROBLEM)?,
+        notifications: read(NOTIFICATION_PROBLEM)?,
+    })
+}
+
+/// Record (or, with `None`, clear) one problem; `Ok(true)` when that changed what was recorded,
+/// so the caller logs each change once.
+pub fn record_problem(
+    engine: &Engine,
+    key: &str,
+    problem: Option<&str>,
+) -> Result<bool, EngineError> {
+    let now = problem.unwrap_or_default();
+    if engine.setting(key)?.unwrap_or_default() == now {
+        return Ok(false);
+    }
+    engine.set_setting(key, now)?;
+    Ok(true)
 }

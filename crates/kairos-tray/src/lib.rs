@@ -6,10 +6,8 @@
 //! docs/architecture.md ("Desktop processes") has the figures behind that choice.
 
 pub mod launch;
-#[cfg(target_os = "linux")]
-pub mod notifier;
+mod main_loop;
 pub mod overview;
-#[cfg(target_os = "linux")]
+mod problems;
 pub mod runner;
-#[cfg(target_os = "linux")]
 pub mod tray;

@@ -4,21 +4,27 @@
 //! (docs/architecture.md, "Desktop processes").
 
 use crate::launch::{self, data_dir, open_window, TrayLock};
-use crate::notifier::{ClickableNotifier, OnClick};
+use crate::main_loop::{self, Ui};
 use crate::overview::overview;
-use crate::tray::{KairosTray, TrayCommand};
+use crate::problems::{self, Report, ReportingNotifier};
+use crate::tray::{Tray, TrayCommand};
+use kairos_engine::actions::{system_notifier, OnClick};
 use kairos_engine::settings::PAUSED;
-use kairos_engine::{ChangeWatcher, Engine};
+use kairos_engine::{ChangeWatcher, Engine, EngineConfig};
 use kairos_local::api_token;
 use kairos_local::settings;
+use kairos_local::shutdown::StopRequests;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
 /// How often the tray asks whether the database changed (new results, settings, jobs).
 const WATCH_EVERY: Duration = Duration::from_secs(1);
+/// How often the runner looks for a tray host (one may start after the runner, or go away).
+const HOST_CHECK_EVERY: Duration = Duration::from_secs(60);
 
 pub fn run() -> ExitCode {
     launch::init_logging();
@@ -40,6 +46,58 @@ pub fn run() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let (commands, requests) = mpsc::unbounded_channel();
+    let (reports, report_queue) = mpsc::unbounded_channel();
+    let tray_commands = commands.clone();
+    let tray_reports = reports.clone();
+    let no_icon = Arc::new(AtomicBool::new(false));
+    let no_icon_seen = no_icon.clone();
+    let make_tray = move || match Tray::create(tray_commands) {
+        Ok(tray) => Some(tray),
+        Err(e) => {
+            no_icon.store(true, Ordering::Relaxed);
+            let problem = format!("{e}. Jobs keep running without it.");
+            let _ = tray_reports.send(problems::tray_report(Some(problem)));
+            None
+        }
+    };
+    let channels = Channels {
+        commands,
+        requests,
+        reports,
+        report_queue,
+        no_icon: no_icon_seen,
+    };
+    // The main thread belongs to the tray (macOS insists); the runner has a thread of its own.
+    let code = main_loop::run(make_tray, move |ui| {
+        let spawned = std::thread::Builder::new()
+            .name("kairos-runner".into())
+            .spawn(move || {
+                let code = run_runner(dir, ui.clone(), channels);
+                ui.exit(code);
+            });
+        if let Err(e) = spawned {
+            eprintln!("kairos-tray: cannot start the runner thread: {e}");
+            std::process::exit(1);
+        }
+    });
+    drop(lock);
+    ExitCode::from(code)
+}
+
+/// How the runner thread hears from the tray and the notifier.
+struct Channels {
+    /// Kept open here: without a tray icon nothing else holds a sender.
+    commands: mpsc::UnboundedSender<TrayCommand>,
+    requests: mpsc::UnboundedReceiver<TrayCommand>,
+    reports: mpsc::UnboundedSender<Report>,
+    report_queue: mpsc::UnboundedReceiver<Report>,
+    /// Set when the tray icon could not be made at all.
+    no_icon: Arc<AtomicBool>,
+}
+
+/// The runner thread: the tokio runtime, the engine's runner, the REST API. Returns the exit code.
+fn run_runner(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
     // Two workers: the runner's attempts are I/O; SQLite work goes to the blocking pool.
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -49,61 +107,82 @@ pub fn run() -> ExitCode {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("kairos-tray: cannot start: {e}");
-            return ExitCode::from(1);
+            return 1;
         }
     };
-    let code = runtime.block_on(serve(dir));
-    drop(lock);
-    code
+    runtime.block_on(serve(dir, ui, channels))
 }
 
-async fn serve(dir: PathBuf) -> ExitCode {
+async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
+    let Channels {
+        commands: _commands,
+        mut requests,
+        reports,
+        mut report_queue,
+        no_icon,
+    } = channels;
+    let mut stop = match StopRequests::install() {
+        Ok(stop) => stop,
+        Err(e) => {
+            eprintln!("kairos-tray: cannot listen for stop requests: {e}");
+            return 1;
+        }
+    };
+    // Notifications that open the job's history in the window when clicked.
     let on_click: OnClick = Arc::new(|collection, job| open_window(Some((collection, job))));
-    let notifier = Arc::new(ClickableNotifier::new(on_click));
-    let (engine, database) =
-        match launch::open_engine(&dir, |config| config.actions.notifier = notifier) {
-            Ok(opened) => opened,
-            Err(e) => {
-                eprintln!("kairos-tray: {e}");
-                return ExitCode::from(1);
-            }
-        };
+    let notifier = ReportingNotifier {
+        inner: system_notifier(Some(on_click)),
+        reports: reports.clone(),
+    };
+    let configure = |config: &mut EngineConfig| config.actions.notifier = Arc::new(notifier);
+    let (engine, database) = match launch::open_engine(&dir, configure) {
+        Ok(opened) => opened,
+        Err(e) => {
+            eprintln!("kairos-tray: {e}");
+            return 1;
+        }
+    };
     let runner = engine.start_runner();
-    let (commands, mut requests) = mpsc::unbounded_channel();
-    // Kept here too: without a tray icon (no session bus) the channel must stay open.
-    let tray = start_tray(&engine, commands.clone()).await;
+    show_overview(&engine, &ui);
     let mut api = ApiServer::default();
     api.apply(&engine, &dir).await;
     let mut watcher = ChangeWatcher::open(&database).ok();
     let mut tick = tokio::time::interval(WATCH_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut host_check = tokio::time::interval(HOST_CHECK_EVERY);
+    host_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     println!("tray runner ready");
-    let stop = launch::stop_signal();
-    tokio::pin!(stop);
     loop {
         tokio::select! {
             _ = tick.tick() => {
                 if watcher.as_mut().is_some_and(|w| w.changed().unwrap_or(false)) {
-                    refresh_tray(&engine, tray.as_ref()).await;
+                    show_overview(&engine, &ui);
                     api.apply(&engine, &dir).await;
                 }
             }
+            _ = host_check.tick() => {
+                if !no_icon.load(Ordering::Relaxed) {
+                    let problem = problems::tray_host_problem().await;
+                    problems::record(&engine, &problems::tray_report(problem));
+                }
+            }
+            Some(report) = report_queue.recv() => problems::record(&engine, &report),
             request = requests.recv() => match request {
                 Some(TrayCommand::OpenWindow) => open_window(None),
                 Some(TrayCommand::PauseAll) => set_paused(&engine, true),
                 Some(TrayCommand::ResumeAll) => set_paused(&engine, false),
                 Some(TrayCommand::Quit) | None => break,
             },
-            _ = &mut stop => break,
+            why = stop.next() => {
+                tracing::info!(%why, "stop requested");
+                break;
+            }
         }
     }
     tracing::info!("stopping");
     api.stop().await;
     runner.shutdown().await;
-    if let Some(tray) = tray {
-        tray.shutdown().await;
-    }
-    ExitCode::SUCCESS
+    0
 }
 
 fn set_paused(engine: &Engine, paused: bool) {
@@ -112,31 +191,9 @@ fn set_paused(engine: &Engine, paused: bool) {
     }
 }
 
-async fn start_tray(
-    engine: &Engine,
-    commands: mpsc::UnboundedSender<TrayCommand>,
-) -> Option<ksni::Handle<KairosTray>> {
-    use ksni::TrayMethods;
-    let tray = KairosTray {
-        overview: overview(engine).unwrap_or_default(),
-        commands,
-    };
-    // Without a tray host yet (a session that starts it later) ksni waits for one.
-    match tray.assume_sni_available(true).spawn().await {
-        Ok(handle) => Some(handle),
-        Err(e) => {
-            tracing::warn!(error = %e, "no tray icon (no session bus?); jobs still run");
-            None
-        }
-    }
-}
-
-async fn refresh_tray(engine: &Engine, tray: Option<&ksni::Handle<KairosTray>>) {
-    let Some(tray) = tray else { return };
+fn show_overview(engine: &Engine, ui: &Ui) {
     match overview(engine) {
-        Ok(o) => {
-            tray.update(|t| t.overview = o).await;
-        }
+        Ok(o) => ui.show(o),
         Err(e) => tracing::warn!(error = %e, "cannot read the tray overview"),
     }
 }

@@ -10,16 +10,24 @@
 mod client_cert;
 mod http;
 mod notification;
+#[cfg(target_os = "linux")]
+mod notifier_linux;
+#[cfg(target_os = "macos")]
+mod notifier_macos;
+#[cfg(windows)]
+mod notifier_windows;
 mod oauth;
 mod private;
 mod redirect;
 mod service_bus;
 mod storage_queue;
+mod system_notifier;
 
 pub use client_cert::{certificate_facts, CertificateError, CertificateFacts};
 pub(crate) use notification::failure_summary;
-pub use notification::{DbusNotifier, Note, Notifier, NotifyError, NotifyFuture};
+pub use notification::{DbusNotifier, Note, Notifier, NotifyError, NotifyFuture, OnClick};
 pub use private::non_public_range;
+pub use system_notifier::system_notifier;
 
 use chrono::{DateTime, Utc};
 use kairos_core::valid::ActionKind;
@@ -56,8 +64,8 @@ pub struct ExecutorConfig {
     /// at connect time, and on every redirect hop; proxies are not used while it is on (see
     /// `private.rs`). Default: off (the desktop app never turns it on).
     pub deny_private_targets: bool,
-    /// Delivers Notification actions (the OS notification service by default; the desktop
-    /// app plugs in its own).
+    /// Delivers Notification actions: the system's notification service ([`system_notifier`]);
+    /// the tray runner plugs in the clickable one.
     pub notifier: Arc<dyn Notifier>,
 }
 
@@ -83,7 +91,7 @@ impl ExecutorConfig {
             oauth_refresh_margin: Self::DEFAULT_OAUTH_REFRESH_MARGIN,
             extra_root_certificates: Vec::new(),
             deny_private_targets: false,
-            notifier: Arc::new(DbusNotifier::default()),
+            notifier: system_notifier(None),
         }
     }
 }

@@ -1,8 +1,9 @@
 //! The Notification action (DESIGN.md): a native desktop notification.
 //!
-//! Under `kairos serve` it goes to the freedesktop notification service
-//! (`org.freedesktop.Notifications` on the D-Bus session bus) through [`DbusNotifier`]; the
-//! desktop app plugs in its own [`Notifier`] (tauri-plugin-notification).
+//! It goes to the system's notification service through a [`Notifier`]
+//! (`system_notifier.rs` picks one per system). On Linux that is the freedesktop notification
+//! service (`org.freedesktop.Notifications` on the D-Bus session bus) through [`DbusNotifier`],
+//! or, in the tray runner, the clickable one in `notifier_linux.rs`.
 
 use super::{AttemptContext, ExecutorConfig, Outcome};
 use chrono::SecondsFormat;
@@ -48,13 +49,15 @@ impl NotifyError {
     }
 }
 
-/// Shows a desktop notification. `kairos serve` uses the OS service (`DbusNotifier` on Linux);
-/// the desktop app plugs in tauri-plugin-notification.
+/// Shows a desktop notification through the system's service (see `system_notifier.rs`).
 ///
 /// An error is a sentence for the job history, e.g. `no desktop notification service: …`.
 pub trait Notifier: Send + Sync + std::fmt::Debug + 'static {
     fn notify<'a>(&'a self, note: &'a Note) -> NotifyFuture<'a>;
 }
+
+/// Called with (collection name, job name) when a notification is clicked.
+pub type OnClick = std::sync::Arc<dyn Fn(String, String) + Send + Sync>;
 
 /// One notification, and the job it is about: the desktop app opens that job's history when
 /// the notification is clicked.

@@ -1,4 +1,4 @@
-//! Desktop notifications from the tray runner, clickable: clicking one opens the window on the
+//! Clickable notifications on Linux, for the tray runner: clicking one opens the window on the
 //! job's history.
 //!
 //! It speaks the freedesktop notification protocol (`org.freedesktop.Notifications`) on the
@@ -7,8 +7,8 @@
 //! cannot be used here: it needs the Tauri runtime in the process (over 100 MB, see
 //! docs/architecture.md) and does not report clicks on Linux.
 
+use super::notification::{Note, Notifier, NotifyError, NotifyFuture, OnClick};
 use futures_util::StreamExt;
-use kairos_engine::actions::{Note, Notifier, NotifyError, NotifyFuture};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -20,9 +20,6 @@ const INTERFACE: &str = "org.freedesktop.Notifications";
 const TIMEOUT: Duration = Duration::from_secs(5);
 /// Notifications remembered for clicks; older ones are forgotten first.
 const REMEMBERED: usize = 200;
-
-/// Called with (collection name, job name) when a notification is clicked.
-pub type OnClick = Arc<dyn Fn(String, String) + Send + Sync>;
 
 pub struct ClickableNotifier {
     connection: OnceCell<zbus::Connection>,
