@@ -59,16 +59,6 @@ pub fn run(open: Option<(String, String)>) -> ExitCode {
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
-            // The tray runner is Linux-only so far: elsewhere the window fires jobs while it is
-            // open (the lease still keeps it from firing alongside `kairos serve`).
-            #[cfg(not(target_os = "linux"))]
-            {
-                let engine = app.state::<Desktop>().engine.clone();
-                tauri::async_runtime::spawn(async move {
-                    let _runner = engine.start_runner();
-                    std::future::pending::<()>().await;
-                });
-            }
             show_window(app.handle());
             watch_changes(app.handle().clone(), database);
             Ok(())

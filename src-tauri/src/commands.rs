@@ -452,6 +452,46 @@ pub fn set_settings(d: &Desktop, new: &Settings) -> CommandResult<Settings> {
     get_settings(d)
 }
 
+pub fn desktop_problems(d: &Desktop) -> CommandResult<DesktopProblems> {
+    let p = settings::problems(&d.engine)?;
+    Ok(DesktopProblems {
+        tray: p.tray,
+        notifications: p.notifications,
+    })
+}
+
+/// Show a notification through the system's service, as a job's Notification action would
+/// (on macOS the first one asks for permission). Its outcome is recorded like the tray
+/// runner's, so a refusal shows in Settings and a success clears it.
+pub async fn send_test_notification(d: &Desktop) -> CommandResult<()> {
+    let note = kairos_engine::Note {
+        title: "Kairos test notification".into(),
+        body: "Notifications from Kairos will look like this.".into(),
+        collection: String::new(),
+        job: String::new(),
+    };
+    let result = kairos_engine::actions::system_notifier(None)
+        .notify(&note)
+        .await;
+    let problem = match &result {
+        Ok(()) => Some(None),
+        Err(e @ kairos_engine::NotifyError::Unavailable(_)) => Some(Some(e.to_string())),
+        Err(_) => None,
+    };
+    if let Some(problem) = problem {
+        let engine = d.engine.clone();
+        let _ = tokio::task::spawn_blocking(move || {
+            settings::record_problem(&engine, settings::NOTIFICATION_PROBLEM, problem.as_deref())
+        })
+        .await;
+    }
+    result.map_err(|e| CommandError {
+        code: e.code().into(),
+        message: e.to_string(),
+        errors: vec![],
+    })
+}
+
 pub fn api_info(d: &Desktop) -> CommandResult<ApiInfo> {
     let settings = settings::load(&d.engine)?;
     let token = kairos_local::api_token(&d.data_dir).map_err(|e| CommandError {

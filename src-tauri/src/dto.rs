@@ -173,6 +173,16 @@ pub struct ApiInfo {
     pub running: bool,
 }
 
+/// What the tray runner could not do, with what to do about it (`null`: nothing wrong).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct DesktopProblems {
+    /// No tray icon (no tray host on this desktop).
+    pub tray: Option<String>,
+    /// The system does not show Kairos's notifications.
+    pub notifications: Option<String>,
+}
+
 /// Something changed in the database (this process, the tray runner or `kairos serve`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type, tauri_specta::Event)]
 pub struct EngineChanged {

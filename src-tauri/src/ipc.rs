@@ -181,6 +181,19 @@ pub async fn api_info(app: AppHandle) -> CommandResult<ApiInfo> {
     blocking(&app, c::api_info).await
 }
 
+#[tauri::command]
+#[specta::specta]
+pub async fn desktop_problems(app: AppHandle) -> CommandResult<DesktopProblems> {
+    blocking(&app, c::desktop_problems).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn send_test_notification(app: AppHandle) -> CommandResult<()> {
+    let desktop = app.state::<Desktop>().inner().clone();
+    c::send_test_notification(&desktop).await
+}
+
 /// The job the window was opened for (a clicked notification), once.
 #[tauri::command]
 #[specta::specta]
@@ -210,6 +223,8 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             get_settings,
             set_settings,
             api_info,
+            desktop_problems,
+            send_test_notification,
             take_open_job,
         ])
         .events(tauri_specta::collect_events![EngineChanged, OpenJob])

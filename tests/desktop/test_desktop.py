@@ -6,6 +6,7 @@ window is closed until it is quit from its tray menu."""
 from __future__ import annotations
 
 import calendar
+import sqlite3
 import time
 from datetime import datetime, timedelta, timezone
 
@@ -313,6 +314,35 @@ def test_d2_notification_action(driver, ui, notification_daemon):
     note = wait_for(shown, 30, f"the job's notification in the mock daemon's log ({notification_daemon.log})")
     assert note.body == "Room 4, bring the release notes" and note.app_name == "Kairos", note.line
     assert "default" in note.actions, f"clickable: {note.line}"
+
+
+def test_d3_settings_test_notification_and_problems(driver, ui, app, notification_daemon):
+    """Settings > "Send a test notification" goes through the system's notification service;
+    a problem the tray runner recorded (here: written as it would) shows there with what to do."""
+    ui.click("#open-settings")
+    wait_for(lambda: ui.hash() == "#/settings", 10, "the settings page")
+    already = len(notifications(notification_daemon))
+    ui.click("#send-test-notification")
+    ui.wait_text("#toast", lambda t: "Test notification sent" in t, "to confirm the test notification")
+
+    def shown():
+        return next((n for n in notifications(notification_daemon)[already:]
+                     if n.summary == "Kairos test notification"), None)
+    note = wait_for(shown, 15, f"the test notification in the mock daemon's log ({notification_daemon.log})")
+    assert note.app_name == "Kairos", note.line
+    assert not ui.all("#notification-problem"), "no problem once a notification was shown"
+    assert not ui.all("#tray-problem"), "the tray runner registered its icon with the watcher"
+
+    problem = "No tray icon: this desktop has no tray host (test). Jobs keep running without it."
+    with sqlite3.connect(app.data_dir / "kairos.db", timeout=10) as db:
+        db.execute("INSERT INTO settings (key, value) VALUES ('desktop.trayProblem', ?) "
+                   "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (problem,))
+    try:
+        # The open Settings page follows the database (the window watches it for changes).
+        ui.wait_text("#tray-problem", lambda t: t == problem, "to show the tray problem")
+    finally:
+        with sqlite3.connect(app.data_dir / "kairos.db", timeout=10) as db:
+            db.execute("DELETE FROM settings WHERE key = 'desktop.trayProblem'")
 
 
 def test_e_tray_runner_keeps_firing_after_the_window_closes(driver, ui, app, target, sni_watcher):

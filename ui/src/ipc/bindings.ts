@@ -26,6 +26,8 @@ export const commands = {
 	getSettings: () => typedError<Settings, CommandError>(__TAURI_INVOKE("get_settings")),
 	setSettings: (settings: Settings) => typedError<Settings, CommandError>(__TAURI_INVOKE("set_settings", { settings })),
 	apiInfo: () => typedError<ApiInfo, CommandError>(__TAURI_INVOKE("api_info")),
+	desktopProblems: () => typedError<DesktopProblems_Serialize, CommandError>(__TAURI_INVOKE("desktop_problems")),
+	sendTestNotification: () => typedError<null, CommandError>(__TAURI_INVOKE("send_test_notification")),
 	/**  The job the window was opened for (a clicked notification), once. */
 	takeOpenJob: () => __TAURI_INVOKE<OpenJob | null>("take_open_job"),
 };
@@ -66,6 +68,25 @@ export type CommandError = {
 	code: string,
 	message: string,
 	errors: FieldError[],
+};
+
+/**  What the tray runner could not do, with what to do about it (`null`: nothing wrong). */
+export type DesktopProblems = DesktopProblems_Serialize | DesktopProblems_Deserialize;
+
+/**  What the tray runner could not do, with what to do about it (`null`: nothing wrong). */
+export type DesktopProblems_Deserialize = {
+	/**  No tray icon (no tray host on this desktop). */
+	tray?: string | null,
+	/**  The system does not show Kairos's notifications. */
+	notifications?: string | null,
+};
+
+/**  What the tray runner could not do, with what to do about it (`null`: nothing wrong). */
+export type DesktopProblems_Serialize = {
+	/**  No tray icon (no tray host on this desktop). */
+	tray: string | null,
+	/**  The system does not show Kairos's notifications. */
+	notifications: string | null,
 };
 
 /**  Something changed in the database (this process, the tray runner or `kairos serve`). */

@@ -135,6 +135,8 @@ export const fakeBackend: Backend = {
     getSettings: () => ok(settings),
     setSettings: (s) => { settings = s; return ok(settings); },
     apiInfo: () => ok({ url: `http://127.0.0.1:${settings.apiPort}`, token: "dev-token-0000", running: settings.serveApi }),
+    desktopProblems: () => ok({ tray: null, notifications: null }),
+    sendTestNotification: () => ok(null),
     takeOpenJob: async () => null,
   },
   events: {

@@ -4,7 +4,7 @@
 // answers instead, loaded on demand so it never ships in the app's code path.
 import { commands, events } from "./bindings";
 import type {
-  ApiInfo, CollectionSummary, CommandError, EngineChanged, FieldError, HistoryOccurrence, JobDetail,
+  ApiInfo, CollectionSummary, CommandError, DesktopProblems, EngineChanged, FieldError, HistoryOccurrence, JobDetail,
   JobSummary, JsonValue, OpenJob, ParsedJob, PreviewRequest, PreviewResult, Result, Settings,
 } from "./types";
 
@@ -89,6 +89,9 @@ export const api = {
   getSettings: (): Promise<Settings> => result((c) => c.getSettings()),
   setSettings: (settings: Settings): Promise<Settings> => result((c) => c.setSettings(settings)),
   apiInfo: (): Promise<ApiInfo> => result((c) => c.apiInfo()),
+  /** What the tray runner could not do (no tray host, notifications refused), with what to do. */
+  desktopProblems: (): Promise<DesktopProblems> => result((c) => c.desktopProblems()),
+  sendTestNotification: (): Promise<null> => result((c) => c.sendTestNotification()),
   /** The job the window was opened for (a clicked notification), once; null otherwise. */
   takeOpenJob: (): Promise<OpenJob | null> => plain((c) => c.takeOpenJob()),
 };

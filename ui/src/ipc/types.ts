@@ -2,6 +2,7 @@
 // whose optional fields are always present as null). Type-only, so importing it loads nothing.
 export type {
   ApiInfo, CollectionSummary, CommandError, EngineChanged, FieldError, OpenJob, Settings,
+  DesktopProblems_Serialize as DesktopProblems,
   HistoryAttempt_Serialize as HistoryAttempt,
   HistoryOccurrence_Serialize as HistoryOccurrence,
   JobDetail_Serialize as JobDetail,

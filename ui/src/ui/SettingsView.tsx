@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { type ApiInfo, type Settings, api, messageOf } from "../ipc";
+import { type ApiInfo, type DesktopProblems, type Settings, api, messageOf, onEngineChanged } from "../ipc";
 import { copyText } from "./jobs/download";
 import { toast } from "./toast";
 
@@ -9,12 +9,31 @@ export function SettingsView() {
   const [info, setInfo] = useState<ApiInfo | null>(null);
   const [port, setPort] = useState("");
   const [error, setError] = useState("");
+  const [problems, setProblems] = useState<DesktopProblems>({ tray: null, notifications: null });
+  const [testing, setTesting] = useState(false);
 
   const refreshInfo = () => api.apiInfo().then(setInfo, () => setInfo(null));
+  const refreshProblems = () => api.desktopProblems().then(setProblems, () => {});
   useEffect(() => {
     api.getSettings().then((s) => { setSettings(s); setPort(String(s.apiPort)); }, (e) => setError(messageOf(e)));
     refreshInfo();
+    refreshProblems();
+    // The tray runner records problems as it finds (or loses) them; show them as they come.
+    return onEngineChanged(() => refreshProblems());
   }, []);
+
+  const sendTest = async () => {
+    setTesting(true);
+    try {
+      await api.sendTestNotification();
+      toast("Test notification sent");
+    } catch (e) {
+      toast(`No notification: ${messageOf(e)}`, "error");
+    } finally {
+      setTesting(false);
+      refreshProblems();
+    }
+  };
 
   const save = async (patch: Partial<Settings>) => {
     if (!settings) return;
@@ -82,6 +101,11 @@ export function SettingsView() {
             onChange={(e) => save({ startAtLogin: e.currentTarget.checked })} />
           Start Kairos at login
         </label>
+        <button id="send-test-notification" type="button" class="secondary" disabled={testing} onClick={sendTest}>
+          Send a test notification
+        </button>
+        {problems.notifications && <p id="notification-problem" class="error-text" role="alert">{problems.notifications}</p>}
+        {problems.tray && <p id="tray-problem" class="error-text" role="alert">{problems.tray}</p>}
       </fieldset>
       {error && <p class="error-text" role="alert">{error}</p>}
     </section>
