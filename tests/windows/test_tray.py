@@ -1,6 +1,7 @@
 """`kairos-tray.exe` (Windows build, under Wine, on an Xvfb display so Wine has a system tray),
 with no window open, fires a job that another process (the Linux `kairos serve`) wrote into the
-shared database, records the result, and stops cleanly on Ctrl-C."""
+shared database, records the result, and stops cleanly on Ctrl-C; a Notification job fails
+cleanly (Wine has no toast platform) and the problem is recorded for the window."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import datetime as dt
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import time
 
@@ -98,3 +100,59 @@ def test_tray_runner_fires_a_due_job_written_by_another_process(tmp_path, target
     assert len(runs) == 1, runs
     assert runs[0]["properties"]["status"] == "Completed", runs[0]
     assert target.requests(path) == [req], "the job fired exactly once"
+
+
+def test_a_notification_job_under_wine_fails_cleanly_and_is_reported(tmp_path, display):
+    """The toast path runs for real: Wine 8 has no Windows.UI.Notifications classes, so the
+    Notification action fails with the clear 'unavailable' message (not a crash), and the tray
+    runner records it for the window's Settings."""
+    data = tmp_path / "data"
+    due = dt.datetime.now(dt.timezone.utc).replace(microsecond=0) + dt.timedelta(seconds=15)
+    srv = KairosServer(data).start()
+    try:
+        r = srv.raw("PUT", BASE, {"location": "local", "properties": {"sku": {"name": "Standard"}}})
+        assert r.status in (200, 201), r
+        job = {"properties": {
+            "startTime": due.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "action": {"type": "Notification", "notification": {"title": "Stand-up", "body": "Room 4"},
+                       "retryPolicy": {"retryType": "None"}},
+            "state": "Enabled"}}
+        r = srv.raw("PUT", f"{BASE}/jobs/note", job)
+        assert r.status in (200, 201), r
+    finally:
+        assert srv.stop() == 0
+
+    env = dict(os.environ, KAIROS_DATA_DIR=windows_path(data), DISPLAY=display)
+    log = open(tmp_path / "tray.log", "wb")
+    tray = subprocess.Popen(wine_command("kairos-tray.exe"), env=env, stdin=subprocess.DEVNULL,
+                            stdout=log, stderr=subprocess.STDOUT)
+
+    def recorded():
+        with sqlite3.connect(data / "kairos.db", timeout=10) as db:
+            row = db.execute("SELECT value FROM settings WHERE key = 'desktop.notificationProblem'").fetchone()
+        return row and row[0]
+    try:
+        deadline = time.monotonic() + 90
+        while not recorded() and time.monotonic() < deadline and tray.poll() is None:
+            time.sleep(0.5)
+        problem = recorded()
+        tray.send_signal(signal.SIGINT)
+        code = tray.wait(30)
+    finally:
+        if tray.poll() is None:
+            tray.kill()
+            tray.wait(10)
+        log.close()
+    out = (tmp_path / "tray.log").read_text("utf-8", "replace")
+    assert problem and problem.startswith("no desktop notification service: Windows cannot show toasts"), \
+        f"{problem!r}: {out[-3000:]}"
+    assert code == 0, f"kairos-tray.exe exited {code}: {out[-3000:]}"
+
+    srv = KairosServer(data).start()
+    try:
+        runs = srv.raw("GET", f"{BASE}/jobs/note/history").json["value"]
+    finally:
+        assert srv.stop() == 0
+    assert len(runs) == 1, runs
+    assert runs[0]["properties"]["status"] == "Failed", runs[0]
+    assert runs[0]["properties"]["message"] == problem
