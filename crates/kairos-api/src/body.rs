@@ -1,4 +1,5 @@
-//! Request bodies of PUT and PATCH: at most `MAX_BODY_BYTES`, UTF-8, one JSON value.
+//! Request bodies of PUT and PATCH: at most `MAX_BODY_BYTES`, UTF-8, one JSON value (or, for
+//! the classic API's cloud services and collections, XML text).
 //!
 //! JSON is read as `kairos preview` reads it (`//` comments and trailing commas tolerated, so
 //! the examples of the Azure docs paste as they are); a syntax error names its line and column.
@@ -19,6 +20,19 @@ pub(crate) async fn read_json(
     body: Body,
     timeout: Duration,
 ) -> Result<Value, ApiError> {
+    let text = read_text(headers, body, timeout).await?;
+    kairos_core::document::parse_lenient_json(&text).map_err(|e| {
+        let message = &e.first().message;
+        ApiError::bad_request("", message.replacen("the input", "the request body", 1))
+    })
+}
+
+/// The body as text: at most `MAX_BODY_BYTES`, UTF-8, not blank.
+pub(crate) async fn read_text(
+    headers: &HeaderMap,
+    body: Body,
+    timeout: Duration,
+) -> Result<String, ApiError> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -53,11 +67,8 @@ pub(crate) async fn read_json(
     if text.trim().is_empty() {
         return Err(ApiError::bad_request(
             "",
-            "the request body is empty; this operation takes a JSON object",
+            "the request body is empty; this operation takes a JSON object (XML for the classic API's cloud services and job collections)",
         ));
     }
-    kairos_core::document::parse_lenient_json(text).map_err(|e| {
-        let message = &e.first().message;
-        ApiError::bad_request("", message.replacen("the input", "the request body", 1))
-    })
+    Ok(text.to_string())
 }

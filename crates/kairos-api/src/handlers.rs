@@ -1,5 +1,6 @@
 //! One handler for every request: request id, authentication, dispatch to the engine, response.
 
+use crate::classic::{self, Classic};
 use crate::error::ApiError;
 use crate::query::{Paging, Query};
 use crate::route::Operation;
@@ -36,12 +37,12 @@ pub(crate) async fn handle(State(api): State<Arc<Api>>, request: Request) -> Res
     let uri = request.uri().clone();
     let client_request_id = request.headers().get(&CLIENT_REQUEST_ID).cloned();
 
-    let mut response = dispatch(&api, request)
+    let mut id = uuid::Uuid::encode_buffer();
+    let id = request_id.hyphenated().encode_lower(&mut id);
+    let mut response = dispatch(&api, request, id)
         .await
         .unwrap_or_else(ApiError::into_response);
 
-    let mut id = uuid::Uuid::encode_buffer();
-    let id = request_id.hyphenated().encode_lower(&mut id);
     let headers = response.headers_mut();
     if let Ok(value) = HeaderValue::from_str(id) {
         headers.insert(REQUEST_ID.clone(), value);
@@ -59,13 +60,20 @@ pub(crate) async fn handle(State(api): State<Arc<Api>>, request: Request) -> Res
     response
 }
 
-async fn dispatch(api: &Arc<Api>, request: Request) -> Result<Response, ApiError> {
+async fn dispatch(
+    api: &Arc<Api>,
+    request: Request,
+    request_id: &str,
+) -> Result<Response, ApiError> {
     let (parts, body) = request.into_parts();
     let connection = parts.extensions.get::<Connection>().copied();
     authenticate(api, &parts, connection)?;
     let body_timeout = connection.map_or(ServeConfig::DEFAULT_BODY_READ_TIMEOUT, |c| {
         c.body_read_timeout
     });
+    if let Some(classic) = Classic::parse(&parts.method, parts.uri.path())? {
+        return Ok(classic::answer(api, classic, &parts, body, body_timeout, request_id).await);
+    }
     let read_json = |body| crate::body::read_json(&parts.headers, body, body_timeout);
     let operation = Operation::parse(&parts.method, parts.uri.path())?;
     let query = Query::parse(parts.uri.query());
@@ -186,7 +194,7 @@ fn authenticate(api: &Api, parts: &Parts, connection: Option<Connection>) -> Res
 }
 
 /// Run an engine operation on the blocking pool (see the crate docs for why).
-async fn call<T: Send + 'static>(
+pub(crate) async fn call<T: Send + 'static>(
     api: &Arc<Api>,
     operation: impl FnOnce(&Engine) -> Result<T, EngineError> + Send + 'static,
 ) -> Result<T, ApiError> {

@@ -29,6 +29,7 @@
 
 mod auth;
 mod body;
+mod classic;
 mod error;
 mod handlers;
 mod query;
@@ -50,6 +51,9 @@ pub const API_VERSION: &str = "2016-03-01";
 /// Every api-version accepted. The older two describe the same paths and definitions (spec §2);
 /// responses are always in the 2016-03-01 form.
 pub const ACCEPTED_API_VERSIONS: &[&str] = &[API_VERSION, "2016-01-01", "2014-08-01-preview"];
+
+/// The api-versions of the classic (2015) API's job paths; the first is the one it documents.
+pub const CLASSIC_API_VERSIONS: &[&str] = &["2014-04-01", "2014-04-01-preview"];
 
 /// Largest request body accepted, in bytes. A job definition is at most 16 KiB of compact JSON
 /// (spec §11); this leaves room for indentation and the ARM envelope.

@@ -5,7 +5,9 @@
 //! ignored, as ARM ignores them.
 
 use crate::error::ApiError;
-use crate::{ACCEPTED_API_VERSIONS, API_VERSION, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
+use crate::{
+    ACCEPTED_API_VERSIONS, API_VERSION, CLASSIC_API_VERSIONS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE,
+};
 use kairos_core::model::{JobExecutionStatus, JobState};
 
 #[derive(Debug, Default)]
@@ -14,6 +16,8 @@ pub(crate) struct Query {
     top: Option<String>,
     skip: Option<String>,
     filter: Option<String>,
+    /// Every other parameter, for the few operations that take their own (`op`, ...).
+    others: Vec<(String, String)>,
 }
 
 /// `$top` and `$skip`, checked.
@@ -36,11 +40,20 @@ impl Query {
             } else if key.eq_ignore_ascii_case("$filter") {
                 &mut q.filter
             } else {
+                q.others.push((key.into_owned(), value.into_owned()));
                 continue;
             };
             slot.get_or_insert_with(|| value.into_owned());
         }
         q
+    }
+
+    /// Another parameter (the first of that name, in any case).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.others
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 
     /// The api-version, which must be one of `ACCEPTED_API_VERSIONS`.
@@ -130,6 +143,80 @@ impl Query {
             )
         })
     }
+}
+
+impl Query {
+    /// The classic API's `api-version`: optional (its cloud-service paths have none), and when
+    /// given one of `CLASSIC_API_VERSIONS`.
+    pub fn classic_api_version(&self) -> Result<(), ApiError> {
+        match self.api_version.as_deref().map(str::trim) {
+            None => Ok(()),
+            Some(v) if CLASSIC_API_VERSIONS.contains(&v) => Ok(()),
+            Some(v) => Err(ApiError::query_parameter(
+                "api-version",
+                format!(
+                    "the api-version '{v}' is not one of the classic API's; use api-version={}",
+                    CLASSIC_API_VERSIONS[0]
+                ),
+            )),
+        }
+    }
+
+    /// `$top` when given (the classic job list answers every job otherwise).
+    pub fn has_top(&self) -> bool {
+        self.top.is_some()
+    }
+
+    /// The classic history filter: `status eq failed`, `state eq completed`, or both joined by
+    /// `and`.
+    pub fn classic_history_filter(
+        &self,
+    ) -> Result<(Option<JobExecutionStatus>, Option<JobState>), ApiError> {
+        let Some(text) = self.filter() else {
+            return Ok((None, None));
+        };
+        let mut status = None;
+        let mut state = None;
+        for part in split_and(text) {
+            let field = part.split_whitespace().next().unwrap_or_default();
+            if field.eq_ignore_ascii_case("state") {
+                let value = equality(part, "state", "job history")?;
+                state = Some(JobState::parse(value).ok_or_else(|| {
+                    ApiError::bad_request(
+                        "$filter",
+                        format!(
+                            "'{value}' is not a job state; expected {}",
+                            JobState::expected()
+                        ),
+                    )
+                })?);
+            } else {
+                let value = equality(part, "status", "job history")?;
+                status = Some(JobExecutionStatus::parse(value).ok_or_else(|| {
+                    ApiError::bad_request(
+                        "$filter",
+                        format!(
+                            "'{value}' is not an execution status; expected {}",
+                            JobExecutionStatus::expected()
+                        ),
+                    )
+                })?);
+            }
+        }
+        Ok((status, state))
+    }
+}
+
+/// The parts of `a eq x and b eq y` (`and` in any case).
+fn split_and(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.to_ascii_lowercase().find(" and ") {
+        parts.push(&rest[..at]);
+        rest = &rest[at + 5..];
+    }
+    parts.push(rest);
+    parts
 }
 
 /// The value of the one OData comparison the API supports: `{field} eq {value}`, the field and
@@ -258,5 +345,38 @@ mod tests {
             Ok(Some(JobExecutionStatus::Completed))
         );
         assert_eq!(history("$filter=state%20eq%20Failed"), Err(400));
+        let classic = |q: &str| {
+            Query::parse(Some(q))
+                .classic_history_filter()
+                .map_err(|e| status(e).0)
+        };
+        assert_eq!(classic(""), Ok((None, None)));
+        assert_eq!(
+            classic("$filter=status%20eq%20failed"),
+            Ok((Some(JobExecutionStatus::Failed), None))
+        );
+        assert_eq!(
+            classic("$filter=state%20eq%20completed"),
+            Ok((None, Some(JobState::Completed)))
+        );
+        assert_eq!(
+            classic("$filter=state eq 'faulted' AND status eq completed"),
+            Ok((Some(JobExecutionStatus::Completed), Some(JobState::Faulted)))
+        );
+        for bad in [
+            "$filter=state%20eq%20blue",
+            "$filter=color%20eq%20x",
+            "$filter=status%20eq%20enabled",
+        ] {
+            assert_eq!(classic(bad), Err(400), "{bad}");
+        }
+        let version = |q: &str| {
+            Query::parse(Some(q))
+                .classic_api_version()
+                .map_err(|e| status(e).0)
+        };
+        assert_eq!(version(""), Ok(()));
+        assert_eq!(version("api-version=2014-04-01"), Ok(()));
+        assert_eq!(version("api-version=2016-03-01"), Err(400));
     }
 }

@@ -142,7 +142,7 @@ fn parse_resource(path: &str) -> Result<Option<Resource>, ApiError> {
 
 /// A percent-decoded name. It may not contain `/` (it would change the resource id) or control
 /// characters.
-fn name(segment: &str, parameter: &str) -> Result<String, ApiError> {
+pub(crate) fn name(segment: &str, parameter: &str) -> Result<String, ApiError> {
     let decoded = percent_encoding::percent_decode_str(segment)
         .decode_utf8()
         .map_err(|_| ApiError::bad_request(parameter, "is not valid UTF-8 once percent-decoded"))?;

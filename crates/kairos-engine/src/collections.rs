@@ -33,7 +33,22 @@ impl Engine {
         body: Value,
     ) -> Result<Put<JobCollectionDefinition>> {
         let def = parse_collection(body)?;
-        let created = self.store_collection(key, |_| Ok(def.clone()))?;
+        let created = self.store_collection(key, false, |_| Ok(def.clone()))?;
+        Ok(Put {
+            value: self.get_collection(key)?,
+            created,
+        })
+    }
+
+    /// PUT through the classic API: the collection's cloud service (its resource group) must
+    /// exist, checked in the transaction that writes the collection.
+    pub fn put_classic_collection(
+        &self,
+        key: &CollectionKey,
+        body: Value,
+    ) -> Result<Put<JobCollectionDefinition>> {
+        let def = parse_collection(body)?;
+        let created = self.store_collection(key, true, |_| Ok(def.clone()))?;
         Ok(Put {
             value: self.get_collection(key)?,
             created,
@@ -48,7 +63,7 @@ impl Engine {
         body: Value,
     ) -> Result<Put<JobCollectionDefinition>> {
         let def = parse_collection(body)?;
-        let created = self.store_collection(key, |stored| match stored {
+        let created = self.store_collection(key, false, |stored| match stored {
             Some(_) => Err(EngineError::conflict(format!(
                 "a job collection named '{}' already exists in resource group '{}'",
                 key.name, key.resource_group
@@ -66,7 +81,7 @@ impl Engine {
         key: &CollectionKey,
         body: Value,
     ) -> Result<JobCollectionDefinition> {
-        self.store_collection(key, |stored| {
+        self.store_collection(key, false, |stored| {
             let stored = stored.ok_or_else(|| not_found(key))?;
             let mut merged = crate::stored::collection_json(key, stored)?;
             merge_patch(&mut merged, &body);
@@ -86,6 +101,7 @@ impl Engine {
     fn store_collection(
         &self,
         key: &CollectionKey,
+        in_cloud_service: bool,
         build: impl Fn(Option<&str>) -> Result<JobCollectionDefinition>,
     ) -> Result<bool> {
         for _ in 0..ATTEMPTS {
@@ -111,6 +127,9 @@ impl Engine {
                     return Ok(None);
                 }
                 let existing = current.as_ref().map(|(id, _)| *id);
+                if in_cloud_service {
+                    crate::classic::require_cloud_service(tx, key)?;
+                }
                 check_collection(tx, key, existing, &def)?;
                 match existing {
                     Some(id) => {

@@ -5,6 +5,7 @@
 
 pub mod actions;
 pub mod changes;
+pub mod classic;
 pub mod clock;
 pub mod collections;
 pub mod engine;

@@ -101,6 +101,30 @@ pub const MIGRATIONS: &[&str] = &[
     );
     INSERT INTO meta (key, value) VALUES ('databaseId', lower(hex(randomblob(16))));
     "#,
+    // 6: the classic (2015) API: cloud services (a cloud service is the resource group of the
+    //    same name; this row holds what the classic API says about it) and the status of its
+    //    asynchronous operations, kept a week.
+    r#"
+    CREATE TABLE cloud_services (
+        id           INTEGER PRIMARY KEY,
+        subscription TEXT NOT NULL COLLATE NOCASE,
+        name         TEXT NOT NULL COLLATE NOCASE,
+        label        TEXT NOT NULL,
+        description  TEXT NOT NULL,
+        geo_region   TEXT NOT NULL,
+        created_at   INTEGER NOT NULL,           -- ms
+        UNIQUE (subscription, name)
+    );
+    CREATE TABLE classic_operations (
+        id            TEXT PRIMARY KEY,          -- the x-ms-request-id that answered the request
+        subscription  TEXT NOT NULL COLLATE NOCASE,
+        http_status   INTEGER NOT NULL,
+        error_code    TEXT,
+        error_message TEXT,
+        created_at    INTEGER NOT NULL           -- ms
+    );
+    CREATE INDEX classic_operations_by_time ON classic_operations(created_at);
+    "#,
 ];
 
 /// Bring `conn` to the newest schema. Refuses a database written by a newer Kairos, or one
