@@ -1,0 +1,324 @@
+"""The classic (2015) Scheduler: the Service Management API with cloud services, driven by its real
+client, `azure.servicemanagement.SchedulerManagementService` (azure-servicemanagement-legacy
+0.20.8), given a `requests` session carrying the bearer token and plain http to 127.0.0.1; raw
+HTTP for what the client lacks (PATCH, POST, history and its filters, errors). A cloud service is
+the resource group of the same name, so the ARM SDK sees the same jobs (docs/semantics.md,
+"Classic API")."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+import uuid
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import requests
+from azure.common import AzureHttpError, AzureMissingResourceHttpError
+from azure.core.exceptions import ResourceNotFoundError
+from azure.servicemanagement import SchedulerManagementService
+
+import helpers
+from helpers import NO_RETRY, wait_until
+
+NS = "{http://schemas.microsoft.com/windowsazure}"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "classic"
+RUN_TIMEOUT = 10.0
+
+
+@pytest.fixture
+def sms(server, sub) -> SchedulerManagementService:
+    session = requests.Session()
+    session.headers["Authorization"] = f"Bearer {server.token}"
+    service = SchedulerManagementService(sub, request_session=session, host=server.base_url.split("//")[1])
+    service._httpclient.protocol = "http"  # the client speaks https to Azure; Kairos is on loopback
+    return service
+
+
+@pytest.fixture
+def cloud_service(sms) -> str:
+    name = helpers.unique("cs")
+    sms.create_cloud_service(name, f"label of {name}", "made by the e2e tests", "West Europe")
+    return name
+
+
+class Raw:
+    """Plain HTTP against the classic paths, with the token and the client's x-ms-version."""
+
+    def __init__(self, server, sub):
+        self.base = server.base_url + "/" + sub
+        self.session = requests.Session()
+        self.session.headers.update({"Authorization": f"Bearer {server.token}", "x-ms-version": "2014-10-01"})
+
+    def __call__(self, method, path, body=None, **kw):
+        data = body if body is None or isinstance(body, str) else json.dumps(body)
+        return self.session.request(method, self.base + path, data=data, timeout=30, **kw)
+
+    def jobs(self, cs, jc, rest=""):
+        return f"/cloudservices/{cs}/resources/scheduler/~/jobcollections/{jc}/jobs{rest}"
+
+
+@pytest.fixture
+def raw(server, sub) -> Raw:
+    return Raw(server, sub)
+
+
+def xml_error(response) -> tuple[str, str]:
+    root = ET.fromstring(response.content)
+    assert root.tag == f"{NS}Error", response.text
+    return root.findtext(f"{NS}Code"), root.findtext(f"{NS}Message")
+
+
+def wait_operation(sms, request_id):
+    return sms.wait_for_operation_status(request_id, timeout=5, sleep_interval=1, progress_callback=None,
+                                         success_callback=None, failure_callback=None)
+
+
+# ---------------------------------------------------------------------------------------------
+# The legacy client's whole surface
+
+
+def test_cloud_services_with_the_legacy_client(sms):
+    name = helpers.unique("cs")
+    created = sms.create_cloud_service(name, "My App", "My cloud service", "West Europe")
+    assert created.request_id, "asynchronous operations answer with x-ms-request-id"
+    status = wait_operation(sms, created.request_id)
+    assert (status.status, status.http_status_code) == ("Succeeded", "201")
+
+    listed = {c.name: c for c in sms.list_cloud_services()}
+    assert name in listed, list(listed)
+    assert (listed[name].label, listed[name].description, listed[name].geo_region) == \
+        ("My App", "My cloud service", "West Europe")
+
+    again = sms.create_cloud_service(name, "Renamed", "changed", "West Europe")
+    assert sms.get_operation_status(again.request_id).http_status_code == "200", "a second PUT updates"
+    got = sms.get_cloud_service(name)
+    assert (got.name, got.label, got.description, len(got.resources)) == (name, "Renamed", "changed", 0)
+
+    deleted = sms.delete_cloud_service(name)
+    assert wait_operation(sms, deleted.request_id).status == "Succeeded"
+    assert name not in {c.name for c in sms.list_cloud_services()}
+    with pytest.raises(AzureMissingResourceHttpError) as e:
+        sms.get_cloud_service(name)
+    assert e.value.status_code == 404
+    assert "<Code>ResourceNotFound</Code>" in str(e.value) and name in str(e.value)
+
+
+def test_job_collections_and_their_names_with_the_legacy_client(sms, cloud_service):
+    cs = cloud_service
+    assert sms.check_job_collection_name(cs, "jc1").result is True
+    created = sms.create_job_collection(cs, "jc1", plan="Free")
+    assert wait_operation(sms, created.request_id).status == "Succeeded"
+    assert sms.check_job_collection_name(cs, "jc1").result is False
+    assert sms.check_job_collection_name(cs, "JC1").result is False, "names are case-insensitive"
+
+    jc = sms.get_job_collection(cs, "jc1")
+    assert (jc.name, jc.state, jc.intrinsic_settings.plan) == ("jc1", "Started", "Free")
+    assert jc.intrinsic_settings.quota.max_job_count == 5, "the Free plan's quota"
+    assert (jc.intrinsic_settings.quota.max_recurrence.frequency,
+            jc.intrinsic_settings.quota.max_recurrence.interval) == ("Hour", 1)
+    assert jc.operation_status.result == "Succeeded"
+
+    sms.create_job_collection(cs, "jc2")  # Standard, the client's default
+    service = sms.get_cloud_service(cs)
+    assert sorted(r.name for r in service.resources) == ["jc1", "jc2"]
+    assert {r.name: r.intrinsic_settings.plan for r in service.resources} == {"jc1": "Free", "jc2": "Standard"}
+
+    sms.delete_job_collection(cs, "jc1")
+    with pytest.raises(AzureMissingResourceHttpError):
+        sms.get_job_collection(cs, "jc1")
+    assert sms.check_job_collection_name(cs, "jc1").result is True
+
+
+def test_jobs_with_the_legacy_client_are_the_same_jobs_over_arm(sms, cloud_service, client):
+    cs = cloud_service
+    sms.create_job_collection(cs, "jobs")
+    start = (helpers.now() + timedelta(days=30)).strftime("%Y-%m-%dT%H:%MZ")
+    created = sms.create_job(cs, "jobs", "poll", {
+        "startTime": start,
+        "action": {"type": "http", "request": {"uri": "http://127.0.0.1:9/poll", "method": "GET"}},
+        "recurrence": {"frequency": "week", "schedule": {"weekDays": ["monday"], "hours": [10]}},
+    })
+    assert wait_operation(sms, created.request_id).http_status_code == "201"
+
+    job = sms.get_job(cs, "jobs", "poll")
+    assert job["id"] == "poll"
+    assert job["action"]["type"] == "http" and job["recurrence"]["frequency"] == "week"
+    assert job["recurrence"]["schedule"]["weekDays"] == ["monday"] and job["state"] == "enabled"
+    assert job["action"]["retryPolicy"] == {"retryType": "fixed", "retryInterval": "PT1M", "retryCount": 5}, \
+        "jobs created through the classic API get its retry defaults"
+    assert job["status"]["nextExecutionTime"], job
+
+    # The same job through the ARM door: the cloud service is the resource group.
+    arm = client.jobs.get(cs, "jobs", "poll")
+    assert arm.properties.action.retry_policy.retry_count == 5
+    assert arm.properties.recurrence.schedule.week_days == ["Monday"]
+    client.jobs.create_or_update(cs, "jobs", "from-arm", helpers.http_job("http://127.0.0.1:9/arm", retry=NO_RETRY,
+                                 start=helpers.now() + timedelta(days=1)))
+    every = {j["id"]: j for j in sms.get_all_jobs(cs, "jobs")}
+    assert sorted(every) == ["from-arm", "poll"]
+    assert every["from-arm"]["action"]["retryPolicy"] == {"retryType": "none"}
+    assert every["from-arm"]["action"]["type"] == "http"
+
+    # After a JSON call the client sends XML with Content-Type application/json: still read.
+    other = helpers.unique("cs")
+    sms.create_cloud_service(other, "after a job call", "", "North Europe")
+    assert sms.get_cloud_service(other).geo_region == "North Europe"
+
+    sms.delete_job(cs, "jobs", "poll")
+    with pytest.raises(AzureMissingResourceHttpError):
+        sms.get_job(cs, "jobs", "poll")
+    with pytest.raises(ResourceNotFoundError):
+        client.jobs.get(cs, "jobs", "poll")
+
+
+def test_a_cloud_service_delete_takes_its_collections_and_jobs_in_one_go(sms, cloud_service, client):
+    cs = cloud_service
+    sms.create_job_collection(cs, "a")
+    sms.create_job_collection(cs, "b")
+    sms.create_job(cs, "a", "j", {"action": {"type": "http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"}},
+                                  "startTime": "2026-01-01T00:00Z", "state": "disabled"})
+    sms.delete_cloud_service(cs)
+    with pytest.raises(ResourceNotFoundError):
+        client.job_collections.get(cs, "a")
+    with pytest.raises(ResourceNotFoundError):
+        client.job_collections.get(cs, "b")
+    assert cs not in {c.name for c in sms.list_cloud_services()}
+
+
+def test_an_arm_resource_group_with_collections_is_a_cloud_service(sms, client):
+    group = helpers.unique("rg")
+    client.job_collections.create_or_update(group, "arm-jc", helpers.collection(location="Japan East"))
+    service = sms.get_cloud_service(group)
+    assert (service.name, service.label, service.geo_region) == (group, group, "Japan East")
+    assert [r.name for r in service.resources] == ["arm-jc"]
+    assert group in {c.name for c in sms.list_cloud_services()}
+
+
+# ---------------------------------------------------------------------------------------------
+# Raw HTTP: what the client lacks
+
+
+def test_a_classic_job_runs_once_and_its_history_filters_by_status_and_state(sms, cloud_service, raw, target,
+                                                                             client):
+    cs = cloud_service
+    sms.create_job_collection(cs, "run")
+    path = target.path("classic")
+    created = raw("POST", raw.jobs(cs, "run") + "?api-version=2014-04-01", {
+        "action": {"type": "http", "request": {"uri": target.url(path), "method": "POST", "body": "hi"},
+                   "retryPolicy": {"retryType": "none"}},
+    })
+    assert created.status_code == 201, created.text
+    job_id = created.json()["id"]
+    uuid.UUID(job_id)  # a generated id
+    assert created.headers["Location"].endswith(f"/jobs/{job_id}")
+
+    [request] = target.wait_for(path, 1, RUN_TIMEOUT)
+    assert request.body == b"hi"
+    assert job_id in request.header("x-ms-scheduler-jobid")
+
+    def history(query=""):
+        r = raw("GET", raw.jobs(cs, "run", f"/{job_id}/history?api-version=2014-04-01{query}"))
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    records = wait_until(lambda: history() or None, timeout=RUN_TIMEOUT, what="a history record")
+    [record] = records
+    assert record["jobId"] == job_id
+    assert (record["status"], record["state"], record["retryCount"], record["repeatCount"]) == \
+        ("completed", "completed", 0, 1), record
+    assert record["message"] and record["startTime"] and record["endTime"] == record["timestamp"]
+    assert history("&$filter=status%20eq%20failed") == []
+    assert len(history("&$filter=status%20eq%20completed")) == 1
+    assert len(history("&$filter=state%20eq%20completed")) == 1
+    assert history("&$filter=state%20eq%20enabled") == []
+    assert len(history("&$top=1")) == 1
+    bad = raw("GET", raw.jobs(cs, "run", f"/{job_id}/history?$filter=state%20eq%20sleepy"))
+    assert bad.status_code == 400 and "sleepy" in bad.json()["error"]["message"], bad.text
+
+    # Once: the ARM history is the same single record.
+    assert len(list(client.jobs.list_job_history(cs, "run", job_id))) == 1
+    assert len(target.requests(path)) == 1
+
+
+def test_patch_put_and_the_2015_example_as_printed(sms, cloud_service, raw):
+    cs = cloud_service
+    sms.create_job_collection(cs, "edit")
+    start = (helpers.now() + timedelta(days=3)).strftime("%Y-%m-%dT%H:%MZ")
+    put = raw("PUT", raw.jobs(cs, "edit", "/j?api-version=2014-04-01"), {
+        "startTime": start,
+        "action": {"type": "http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"},
+                   "retryPolicy": {"retryType": "fixed", "retryInterval": "PT2M"}},
+        "recurrence": {"frequency": "day"},
+    })
+    assert put.status_code == 201, put.text
+    assert put.json()["action"]["retryPolicy"] == {"retryType": "fixed", "retryInterval": "PT2M", "retryCount": 5}
+
+    patched = raw("PATCH", raw.jobs(cs, "edit", "/j?api-version=2014-04-01"), {"state": "disabled"})
+    assert patched.status_code == 200, patched.text
+    assert patched.json()["state"] == "disabled"
+    assert patched.json()["recurrence"] == {"frequency": "day"}
+    assert sms.get_job(cs, "edit", "j")["state"] == "disabled"
+
+    # The documentation's example job, pasted exactly as printed (comments, trailing commas,
+    # non-breaking spaces, a status block, lower-case values).
+    example = (EXAMPLES / "job-2015.json").read_text(encoding="utf-8")
+    pasted = raw("PUT", raw.jobs(cs, "edit", "/doc-example?api-version=2014-04-01"), example)
+    assert pasted.status_code == 201, pasted.text
+    job = pasted.json()
+    assert job["state"] == "disabled"
+    assert job["recurrence"]["schedule"] == {"weekDays": ["monday", "wednesday", "friday"], "hours": [10, 22]}
+    assert job["action"]["errorAction"]["request"]["uri"] == "http://contoso.com/notifyError"
+    assert job["action"]["retryPolicy"] == {"retryType": "none"}
+    assert "executionCount" not in json.dumps(job.get("status") or {}) or job["status"]["executionCount"] == 0, \
+        "the pasted status block is ignored"
+
+
+def test_errors_name_the_field_in_the_shape_the_client_expects(sms, cloud_service, raw, server, sub):
+    cs = cloud_service
+    # XML where the client expects XML.
+    r = raw("PUT", f"/cloudservices/{helpers.unique('cs')}",
+            '<CloudService xmlns="http://schemas.microsoft.com/windowsazure"><Label>x</Label></CloudService>')
+    assert r.status_code == 400
+    code, message = xml_error(r)
+    assert code == "BadRequest" and "GeoRegion" in message and "required" in message, message
+    operation = r.headers["x-ms-request-id"]
+    failed = sms.get_operation_status(operation)
+    assert (failed.status, failed.http_status_code, failed.error.code) == ("Failed", "400", "BadRequest")
+
+    r = raw("PUT", f"/cloudservices/{cs}", "<CloudService><Label>unclosed</CloudService>")
+    assert r.status_code == 400 and "not valid XML" in xml_error(r)[1]
+    r = raw("PUT", f"/cloudservices/{cs}/resources/scheduler/jobcollections/p",
+            "<Resource><IntrinsicSettings><Plan>Gold</Plan></IntrinsicSettings></Resource>")
+    code, message = xml_error(r)
+    assert r.status_code == 400 and "IntrinsicSettings.Plan" in message and "Gold" in message, message
+    r = raw("PUT", f"/cloudservices/{helpers.unique('none')}/resources/scheduler/jobcollections/p",
+            "<Resource><IntrinsicSettings><Plan>Free</Plan></IntrinsicSettings></Resource>")
+    assert r.status_code == 404 and "cloud service" in xml_error(r)[1]
+    r = raw("GET", f"/operations/{uuid.uuid4()}")
+    assert r.status_code == 404 and xml_error(r)[0] == "ResourceNotFound"
+    r = raw("POST", f"/cloudservices/{cs}")
+    assert r.status_code == 405 and r.headers["Allow"] == "GET, PUT, DELETE"
+    r = raw("GET", "/cloudservices", headers={"x-ms-version": "soon"})
+    assert r.status_code == 400 and "x-ms-version" in xml_error(r)[1]
+    r = requests.get(f"{server.base_url}/{sub}/cloudservices", timeout=10)
+    assert r.status_code == 401, "the same token as the ARM routes"
+
+    # JSON for job calls.
+    sms.create_job_collection(cs, "err")
+    r = raw("PUT", raw.jobs(cs, "err", "/bad?api-version=2014-04-01"),
+            {"action": {"type": "http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"},
+                        "retryPolicy": {"retryType": "fixed", "retryInterval": "PT30S"}}})
+    assert r.status_code == 400
+    assert r.json()["error"]["target"] == "properties.action.retryPolicy.retryInterval", r.text
+    assert "1 minute" in r.json()["error"]["message"]
+    r = raw("PUT", raw.jobs(cs, "err", "/bad?api-version=2014-04-01"), {"action": {"type": "http"}})
+    assert r.status_code == 400 and r.json()["error"]["target"].startswith("properties.action.request"), r.text
+    r = raw("PUT", raw.jobs(cs, "err", "/bad?api-version=2016-03-01"), {})
+    assert r.status_code == 400 and r.json()["error"]["target"] == "api-version", r.text
+    r = raw("GET", raw.jobs(cs, "err", "/missing?api-version=2014-04-01"))
+    assert r.status_code == 404 and r.json()["error"]["code"] == "ResourceNotFound"
+    with pytest.raises(AzureHttpError) as e:
+        sms.create_job(cs, "err", "quota", {"action": {"type": "http", "request": {"uri": "nope", "method": "GET"}}})
+    assert e.value.status_code == 400 and "properties.action.request.uri" in str(e.value)
