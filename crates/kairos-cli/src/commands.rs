@@ -4,7 +4,8 @@ use chrono::{DateTime, Utc};
 use clap::Args;
 use kairos_core::document::parse_job_document;
 use kairos_core::iso8601;
-use kairos_core::preview::preview_schedule;
+use kairos_core::model::JobState;
+use kairos_core::preview::preview_as_enabled;
 use kairos_core::recurrence::{BlackoutNote, DstAdjustment, DstNote};
 use kairos_core::validate::{validate_job, validate_schedule};
 use kairos_core::{FieldError, ValidationErrors};
@@ -43,13 +44,22 @@ pub fn preview(args: &PreviewArgs) -> Result<String, ValidationErrors> {
     let count = parse_count(&args.count)?;
     let props = parse_job_document(&read_input(&args.file)?)?;
     let schedule = validate_schedule(&props, now)?;
-    let preview = preview_schedule(&schedule, now, count);
+    // A job that is not Enabled runs never; the preview still shows when it would run, and
+    // says why it will not (after `occurrences`, so the contract's first key is unchanged).
+    let preview = preview_as_enabled(&schedule, now, count);
     let occurrences: Vec<String> = preview
         .occurrences
         .iter()
         .map(iso8601::format_datetime)
         .collect();
     let mut out = json!({ "occurrences": occurrences });
+    if schedule.state != JobState::Enabled {
+        out["state"] = json!(schedule.state.as_str());
+        out["note"] = json!(format!(
+            "the job is {}: it does not run; these are the runs it would make if enabled",
+            schedule.state
+        ));
+    }
     // Runs that daylight saving moved, skipped or repeated (named time zones only); absent for
     // UTC jobs, so the output stays exactly the contract's.
     if !preview.dst_notes.is_empty() {

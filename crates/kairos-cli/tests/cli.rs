@@ -387,3 +387,104 @@ fn preview_shows_blackout_skips() {
         },
     );
 }
+
+/// The two examples of the 2015 documentation page, exactly as printed (comments, trailing
+/// commas, non-breaking spaces as indentation, a `status` block, lower-case values, an action
+/// without its job): they validate and preview. The job is Disabled, so the preview says so and
+/// still shows when it would run: Monday, Wednesday and Friday at 10:00 and 22:00 UTC.
+#[test]
+fn the_2015_examples_as_printed() {
+    let job = example("classic/job-2015.json");
+    let text = std::fs::read_to_string(&job).unwrap();
+    assert!(
+        text.contains('\u{a0}') && text.contains("\"status\""),
+        "the example is the page's"
+    );
+    check(
+        "2015 job: validate drops the status block and normalizes",
+        &["validate", "--now", "2012-08-01T00:00:00Z", &job],
+        None,
+        Expect::Stdout(
+            r#"{"valid": true, "properties": {"startTime": "2012-08-04T00:00:00Z",
+                "action": {"request": {"uri": "http://contoso.com/foo", "method": "PUT", "body": "Posting from a timer",
+                                       "headers": {"Content-Type": "application/json"}},
+                           "type": "Http", "retryPolicy": {"retryType": "None"},
+                           "errorAction": {"request": {"uri": "http://contoso.com/notifyError", "method": "POST"}, "type": "Http"}},
+                "recurrence": {"frequency": "Week", "interval": 1, "count": 10, "endTime": "2012-11-04T00:00:00Z",
+                               "schedule": {"weekDays": ["Monday", "Wednesday", "Friday"], "hours": [10, 22]}},
+                "state": "Disabled"}}"#,
+        ),
+    );
+    check(
+        "2015 job: a disabled job's preview says so and shows its runs",
+        &["preview", "--now", "2012-08-01T00:00:00Z", &job],
+        None,
+        Expect::Stdout(
+            r#"{"occurrences": ["2012-08-06T10:00:00Z", "2012-08-06T22:00:00Z", "2012-08-08T10:00:00Z",
+                "2012-08-08T22:00:00Z", "2012-08-10T10:00:00Z", "2012-08-10T22:00:00Z", "2012-08-13T10:00:00Z",
+                "2012-08-13T22:00:00Z", "2012-08-15T10:00:00Z", "2012-08-15T22:00:00Z"],
+                "state": "Disabled",
+                "note": "the job is Disabled: it does not run; these are the runs it would make if enabled"}"#,
+        ),
+    );
+    // `occurrences` stays the first key (the contract), the note follows.
+    let out = kairos(&["preview", "--now", "2012-08-01T00:00:00Z", &job], None);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("{\"occurrences\":["));
+
+    let queue = example("classic/storage-queue-action-2015.json");
+    check(
+        "2015 storage-queue action: a job with that action; the account name in lower case",
+        &["validate", "--now", "2012-08-01T00:00:00Z", &queue],
+        None,
+        Expect::Stdout(
+            r#"{"valid": true, "properties": {"action": {"queueMessage": {"storageAccount": "mystorageaccount",
+                "queueName": "myqueue", "message": "My message body"}, "type": "StorageQueue"}}}"#,
+        ),
+    );
+    check(
+        "2015 storage-queue action: runs once, when created",
+        &["preview", "--now", "2012-08-01T00:00:00Z", &queue],
+        None,
+        Expect::Stdout(r#"{"occurrences": ["2012-08-01T00:00:00Z"]}"#),
+    );
+}
+
+/// Year and `months` through the binary, and their errors naming the field.
+#[test]
+fn preview_years_and_months() {
+    check(
+        "every year in January and July on the 1st at 06:00",
+        &[
+            "preview",
+            "--now",
+            "2030-01-01T00:00:00Z",
+            "--count",
+            "3",
+            "-",
+        ],
+        Some(
+            r#"{"startTime": "2030-01-01T06:00:00Z", "recurrence": {"frequency": "year", "schedule": {"months": [7, 1]}}}"#,
+        ),
+        Expect::Stdout(
+            r#"{"occurrences": ["2030-01-01T06:00:00Z", "2030-07-01T06:00:00Z", "2031-01-01T06:00:00Z"]}"#,
+        ),
+    );
+    check(
+        "Year every two years",
+        &["preview", "--now", "2030-01-01T00:00:00Z", "-"],
+        Some(r#"{"recurrence": {"frequency": "Year", "interval": 2}}"#),
+        Expect::Error {
+            target: Some("properties.recurrence.interval"),
+            contains: "must be 1 for frequency Year",
+        },
+    );
+    check(
+        "month 13",
+        &["preview", "--now", "2030-01-01T00:00:00Z", "-"],
+        Some(r#"{"recurrence": {"frequency": "Year", "schedule": {"months": [13]}}}"#),
+        Expect::Error {
+            target: Some("properties.recurrence.schedule.months[0]"),
+            contains: "months must be between 1 and 12; got 13",
+        },
+    );
+}

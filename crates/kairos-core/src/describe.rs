@@ -78,6 +78,7 @@ fn every(frequency: RecurrenceFrequency, interval: u32) -> String {
         RecurrenceFrequency::Day => "day",
         RecurrenceFrequency::Week => "week",
         RecurrenceFrequency::Month => "month",
+        RecurrenceFrequency::Year => "year",
     };
     if interval == 1 {
         format!("every {unit}")
@@ -89,7 +90,7 @@ fn every(frequency: RecurrenceFrequency, interval: u32) -> String {
 /// The days and times inside each period, per the frequency's "limit or expand" rule.
 fn when(r: &Recurrence, anchor: Option<NaiveDateTime>) -> String {
     let s = &r.schedule;
-    match r.frequency {
+    let sentence = match r.frequency {
         RecurrenceFrequency::Minute => minutely(s, r.zone),
         RecurrenceFrequency::Hour => hourly(s, anchor, r.zone),
         RecurrenceFrequency::Day => times_of_day(s, anchor, r.zone),
@@ -99,11 +100,41 @@ fn when(r: &Recurrence, anchor: Option<NaiveDateTime>) -> String {
             times_of_day(s, anchor, r.zone)
         ),
         RecurrenceFrequency::Month => format!(
-            " on {}{}",
+            " on {}{}{}",
             month_days(s, anchor),
+            times_of_day(s, anchor, r.zone),
+            only_in(s.months)
+        ),
+        // `months` expand a year; unset, the anchor's month.
+        RecurrenceFrequency::Year => format!(
+            " on {} of {}{}",
+            month_days(s, anchor),
+            match (s.months, anchor) {
+                (Some(m), _) => month_names(m),
+                (None, Some(a)) => month_names(1 << a.month0()),
+                (None, None) => "the same month".to_string(),
+            },
             times_of_day(s, anchor, r.zone)
         ),
+    };
+    match r.frequency {
+        RecurrenceFrequency::Month | RecurrenceFrequency::Year => sentence,
+        _ => sentence + &only_in(s.months),
     }
+}
+
+/// `months` limiting a recurrence that is not yearly: ", only in January and July".
+fn only_in(months: Option<u16>) -> String {
+    months.map_or(String::new(), |m| format!(", only in {}", month_names(m)))
+}
+
+/// "January, April and July" (bit 0 = January).
+fn month_names(months: u16) -> String {
+    let names: Vec<String> = bits(months.into())
+        .filter_map(|m| chrono::Month::try_from(m as u8 + 1).ok())
+        .map(|m| m.name().to_string())
+        .collect();
+    join(&names)
 }
 
 /// Minute: runs are real time apart and the anchor's second does not matter to a reader;
@@ -374,7 +405,7 @@ fn runs(mask: u64) -> Vec<(usize, usize)> {
 }
 
 /// "1st", "2nd", "3rd", "11th", "22nd".
-fn ordinal(n: u32) -> String {
+pub(crate) fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",

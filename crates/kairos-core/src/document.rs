@@ -1,6 +1,9 @@
 //! Reading one job definition from text, as `kairos preview` / `validate`, the API and the UI's
-//! JSON tab receive it: the ARM form `{"properties": {...}}` or the bare properties object, with
-//! `//` comments and trailing commas tolerated.
+//! JSON tab receive it: the ARM form `{"properties": {...}}`, the bare properties object (the
+//! 2015 classic form), or a bare action (`{"type": "storageQueue", ...}`, as the 2015 page prints
+//! its action examples: a job with that action, run once when created), with `//` comments,
+//! trailing commas and copy-pasted non-breaking spaces tolerated. A `status` block is the
+//! service's to write: whatever it holds on input is dropped.
 //!
 //! Type errors come back with the JSON path of the offending field, always rooted at
 //! `properties.` so a message reads the same whichever form was pasted.
@@ -22,15 +25,30 @@ pub fn parse_job_document(text: &str) -> Result<JobProperties, ValidationErrors>
     let Value::Object(mut root) = value else {
         return Err(FieldError::bad_request("", "a job definition must be a JSON object").into());
     };
-    let properties = match root.remove("properties") {
+    let mut properties = match root.remove("properties") {
         Some(p) => p,
+        None if is_bare_action(&root) => Value::Object(serde_json::Map::from_iter([(
+            "action".to_string(),
+            Value::Object(root),
+        )])),
         None => Value::Object(root),
     };
-    if !properties.is_object() {
+    let Some(fields) = properties.as_object_mut() else {
         return Err(FieldError::bad_request("properties", "must be a JSON object").into());
-    }
+    };
+    // Read-only (spec §5.6): ignored on input whatever it holds, so a job copied from an answer
+    // or from the 2015 page (whose example status has a time with a trailing space) is accepted.
+    fields.remove("status");
     check_size(&properties)?;
     from_value_at(properties, "properties")
+}
+
+/// An object that is an action rather than a job: it names an action `type` and has none of a
+/// job's own fields.
+fn is_bare_action(root: &serde_json::Map<String, Value>) -> bool {
+    const JOB_FIELDS: [&str; 5] = ["startTime", "action", "recurrence", "state", "status"];
+    root.get("type").is_some_and(Value::is_string)
+        && !JOB_FIELDS.iter().any(|f| root.contains_key(*f))
 }
 
 /// Parse JSON that may carry comments and trailing commas.

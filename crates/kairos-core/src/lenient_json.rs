@@ -1,11 +1,16 @@
 //! JSON as people paste it: the Azure docs annotate their examples with `//` comments and leave
 //! trailing commas, so a job definition copied from them must parse as it is.
 //!
-//! We blank out comments and trailing commas with spaces (keeping newlines) instead of deleting
-//! them, so the line and column of any later syntax error still point into the original text.
+//! Copying from a web page also brings non-breaking spaces (U+00A0) and other Unicode spaces as
+//! indentation, and editors a byte-order mark: outside strings they are whitespace.
+//!
+//! We blank out comments, trailing commas and Unicode spaces with ASCII spaces (keeping newlines,
+//! one space per byte) instead of deleting them, so the line and column of any later syntax error
+//! still point into the original text.
 
-/// Returns `text` with `//` and `/* */` comments and trailing commas (a `,` followed only by
-/// whitespace or comments before `}` or `]`) replaced by spaces. Strings are left untouched.
+/// Returns `text` with `//` and `/* */` comments, trailing commas (a `,` followed only by
+/// whitespace or comments before `}` or `]`) and Unicode whitespace outside strings replaced by
+/// spaces. Strings are left untouched.
 pub fn strip_comments_and_trailing_commas(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out: Vec<u8> = bytes.to_vec();
@@ -71,6 +76,20 @@ pub fn strip_comments_and_trailing_commas(text: &str) -> String {
                 i += 1;
             }
             b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            lead if lead >= 0x80 => {
+                // Outside strings `i` is always at a character boundary.
+                let c = text.get(i..).and_then(|rest| rest.chars().next());
+                let len = c.map_or(1, char::len_utf8);
+                if c.is_some_and(is_unicode_blank) {
+                    for j in i..i + len {
+                        blank(&mut out, j);
+                    }
+                } else {
+                    pending_comma = None;
+                    last_significant = Some(lead);
+                }
+                i += len;
+            }
             other => {
                 pending_comma = None;
                 last_significant = Some(other);
@@ -78,9 +97,16 @@ pub fn strip_comments_and_trailing_commas(text: &str) -> String {
             }
         }
     }
-    // Only ASCII bytes were replaced by ASCII spaces, and never inside a multi-byte sequence
-    // (comment bodies are blanked byte by byte, which turns a multi-byte char into spaces too).
+    // Only ASCII bytes and whole multi-byte characters were replaced by ASCII spaces (comment
+    // bodies are blanked byte by byte, which turns a multi-byte char into spaces too).
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Non-ASCII characters JSON should have treated as whitespace: the Unicode space separators
+/// (no-break space, en/em spaces, ideographic space …), line and paragraph separators, and the
+/// byte-order mark / zero-width no-break space.
+fn is_unicode_blank(c: char) -> bool {
+    c.is_whitespace() || c == '\u{FEFF}'
 }
 
 /// Blank one byte, keeping line structure.
@@ -121,6 +147,28 @@ mod tests {
         );
         check("{\"a\": [1, // é\n 2, ], }", r#"{"a":[1,2]}"#);
         check("{\"a\": \"é\",\n // trailing ü comment\n}", r#"{"a":"é"}"#);
+    }
+
+    #[test]
+    fn unicode_spaces_outside_strings_are_whitespace() {
+        check(
+            "\u{FEFF}{\n\u{a0}\u{a0}\"a\": 1,\n\u{3000}\"b\":\u{2003}[2,\u{a0}],\n}",
+            r#"{"a":1,"b":[2]}"#,
+        );
+        // Inside strings they are kept as they are.
+        check("{\"a\": \"x\u{a0}y\"}", "{\"a\": \"x\u{a0}y\"}");
+        // Other non-ASCII characters outside strings stay errors.
+        assert!(serde_json::from_str::<serde_json::Value>(&strip("{\"a\": é}")).is_err());
+        // Positions still point into the original text: two no-break spaces are four bytes,
+        // reported as four ASCII spaces would be.
+        let position = |text: &str| {
+            let err = serde_json::from_str::<serde_json::Value>(&strip(text)).unwrap_err();
+            (err.line(), err.column())
+        };
+        assert_eq!(
+            position("{\n\u{a0}\u{a0}\"a\": nope}"),
+            position("{\n    \"a\": nope}")
+        );
     }
 
     #[test]

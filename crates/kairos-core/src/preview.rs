@@ -48,6 +48,16 @@ pub fn preview_schedule(schedule: &ValidSchedule, now: DateTime<Utc>, count: usi
     preview
 }
 
+/// The runs a schedule would make if it were Enabled: what `kairos preview` shows for a disabled
+/// job, next to the note that it is disabled, instead of an empty list with no explanation.
+pub fn preview_as_enabled(schedule: &ValidSchedule, now: DateTime<Utc>, count: usize) -> Preview {
+    let enabled = ValidSchedule {
+        state: JobState::Enabled,
+        ..schedule.clone()
+    };
+    preview_schedule(&enabled, now, count)
+}
+
 /// Parse, validate and preview a job definition document (ARM or bare properties form).
 pub fn preview_document(
     text: &str,

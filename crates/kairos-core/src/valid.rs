@@ -98,6 +98,8 @@ pub struct Schedule {
     pub week_days: Option<u8>,
     pub month_days: Option<MonthDays>,
     pub monthly_occurrences: Option<MonthlyOccurrences>,
+    /// Bit 0 = January … bit 11 = December.
+    pub months: Option<u16>,
 }
 
 impl Schedule {

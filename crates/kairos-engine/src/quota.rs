@@ -9,7 +9,7 @@ use kairos_core::model::{JobCollectionDefinition, RecurrenceFrequency, SkuName};
 use kairos_core::valid::{Action, ActionKind, Recurrence, ValidJob};
 use rusqlite::Connection;
 
-/// Minutes in one unit of a frequency (a month counts as 30 days).
+/// Minutes in one unit of a frequency (a month counts as 30 days, a year as 365).
 pub fn unit_minutes(f: RecurrenceFrequency) -> u64 {
     match f {
         RecurrenceFrequency::Minute => 1,
@@ -17,6 +17,7 @@ pub fn unit_minutes(f: RecurrenceFrequency) -> u64 {
         RecurrenceFrequency::Day => 1_440,
         RecurrenceFrequency::Week => 10_080,
         RecurrenceFrequency::Month => 43_200,
+        RecurrenceFrequency::Year => 525_600,
     }
 }
 
@@ -67,7 +68,10 @@ pub fn shortest_gap_minutes(r: &Recurrence) -> u64 {
     let expands_minutes = !matches!(r.frequency, RecurrenceFrequency::Minute);
     let expands_hours = matches!(
         r.frequency,
-        RecurrenceFrequency::Day | RecurrenceFrequency::Week | RecurrenceFrequency::Month
+        RecurrenceFrequency::Day
+            | RecurrenceFrequency::Week
+            | RecurrenceFrequency::Month
+            | RecurrenceFrequency::Year
     );
     let minute_gap = s
         .minutes
@@ -83,8 +87,14 @@ pub fn shortest_gap_minutes(r: &Recurrence) -> u64 {
             .week_days
             .and_then(|d| circular_gap(d as u64, 7))
             .map(|g| g * 1_440),
-        RecurrenceFrequency::Month if s.month_days.is_some() || s.monthly_occurrences.is_some() => {
+        RecurrenceFrequency::Month | RecurrenceFrequency::Year
+            if s.month_days.is_some() || s.monthly_occurrences.is_some() =>
+        {
             Some(1_440)
+        }
+        // Several months of a year: at least 28 days apart.
+        RecurrenceFrequency::Year if s.months.is_some_and(|m| m.count_ones() > 1) => {
+            Some(28 * 1_440)
         }
         _ => None,
     };

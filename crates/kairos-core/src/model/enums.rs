@@ -34,13 +34,15 @@ wire_enum! {
 }
 
 wire_enum! {
-    /// `JobRecurrence.frequency`; the docs' adverbs (`monthly`) are accepted as aliases.
+    /// `JobRecurrence.frequency`; the docs' adverbs (`monthly`) are accepted as aliases. `Year` is
+    /// the 2015 classic API's, expanded by `schedule.months` (docs/semantics.md).
     RecurrenceFrequency {
         Minute = "Minute" | "minutely",
         Hour = "Hour" | "hourly",
         Day = "Day" | "daily",
         Week = "Week" | "weekly",
         Month = "Month" | "monthly",
+        Year = "Year" | "yearly",
     }
 }
 

@@ -99,6 +99,15 @@ pub struct JobRecurrenceSchedule {
     pub month_days: Option<Vec<i64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub monthly_occurrences: Option<Vec<MonthlyOccurrence>>,
+    /// Months of the year, 1 = January (the 2015 classic API's field): they expand a Year
+    /// recurrence and limit any other.
+    #[serde(
+        default,
+        alias = "month",
+        with = "opt_int_list",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub months: Option<Vec<i64>>,
 }
 
 /// `JobRecurrenceScheduleMonthlyOccurrence`: the wire name is `Occurrence` (capital O, as in the

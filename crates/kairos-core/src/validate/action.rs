@@ -437,17 +437,16 @@ fn check_storage_queue(
         problems,
     );
     if let Some(a) = &account {
-        if !(3..=24).contains(&a.len())
-            || !a
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        {
+        if !(3..=24).contains(&a.len()) || !a.bytes().all(|b| b.is_ascii_alphanumeric()) {
             problems.add(
                 format!("{path}.storageAccount"),
-                format!("must be a storage account name: 3 to 24 lowercase letters and digits; got '{a}'"),
+                format!("must be a storage account name: 3 to 24 lowercase letters and digits (upper case is read as lower case); got '{a}'"),
             );
         }
     }
+    // Account names are case-insensitive (the 2015 page writes "myStorageAccount"): the
+    // lower-case form is the one the storage endpoint's host name uses.
+    let account = account.map(|a| a.to_ascii_lowercase());
     let queue = required_text(&m.queue_name, &format!("{path}.queueName"), problems);
     if let Some(q) = &queue {
         if !is_queue_name(q) {

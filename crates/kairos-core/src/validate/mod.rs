@@ -136,22 +136,28 @@ pub fn truncate_to_second(t: DateTime<Utc>) -> DateTime<Utc> {
     DateTime::from_timestamp(t.timestamp(), 0).unwrap_or(t)
 }
 
-/// The canonical form of what validation accepted: HTTP methods upper-case, in the action and
-/// the error action. (The engine applies the same rule to the JSON it stores.)
+/// The canonical form of what validation accepted: HTTP methods upper-case and storage account
+/// names lower-case, in the action and the error action. (The engine applies the same rules to
+/// the JSON it stores.)
 pub fn normalize(props: &mut JobProperties) {
     let Some(action) = props.action.as_mut() else {
         return;
     };
-    let error_request = action
-        .error_action
+    normalize_action(action);
+    if let Some(error_action) = action.error_action.as_mut() {
+        normalize_action(error_action);
+    }
+}
+
+fn normalize_action(action: &mut crate::model::JobAction) {
+    if let Some(m) = action.request.as_mut().and_then(|r| r.method.as_mut()) {
+        *m = m.trim().to_ascii_uppercase();
+    }
+    if let Some(a) = action
+        .queue_message
         .as_mut()
-        .and_then(|e| e.request.as_mut());
-    for request in [action.request.as_mut(), error_request]
-        .into_iter()
-        .flatten()
+        .and_then(|q| q.storage_account.as_mut())
     {
-        if let Some(m) = request.method.as_mut() {
-            *m = m.trim().to_ascii_uppercase();
-        }
+        *a = a.trim().to_ascii_lowercase();
     }
 }

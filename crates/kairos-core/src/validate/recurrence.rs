@@ -6,11 +6,13 @@ use crate::model::{
 };
 use crate::recurrence::{DstPolicy, Rule, Zone};
 use crate::valid::{CatchUp, MonthDays, MonthlyOccurrences, Recurrence, Schedule};
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, Utc};
 
-/// Largest interval per frequency (spec §9.5): 18 months, 78 weeks, 548 days, 1000 otherwise.
+/// Largest interval per frequency (spec §9.5): 18 months, 78 weeks, 548 days, 1000 otherwise;
+/// a year is the only span of whole years within 18 months.
 pub fn max_interval(frequency: RecurrenceFrequency) -> i64 {
     match frequency {
+        RecurrenceFrequency::Year => 1,
         RecurrenceFrequency::Month => 18,
         RecurrenceFrequency::Week => 78,
         RecurrenceFrequency::Day => 548,
@@ -39,9 +41,14 @@ pub(super) fn check_recurrence(
     if let Some(f) = frequency {
         let max = max_interval(f);
         if !(1..=max).contains(&interval) {
+            let rule = if max == 1 {
+                format!("must be 1 for frequency {f} (a recurrence spans at most 18 months)")
+            } else {
+                format!("must be between 1 and {max} for frequency {f}")
+            };
             problems.add(
                 format!("{path}.interval"),
-                format!("must be between 1 and {max} for frequency {f}; got {interval}"),
+                format!("{rule}; got {interval}"),
             );
         }
     }
@@ -102,6 +109,10 @@ fn check_schedule(
 ) -> Schedule {
     let mut out = Schedule::default();
     let freq_name = frequency.map(|f| f.as_str()).unwrap_or("(none)");
+    let by_month_or_year = matches!(
+        frequency,
+        Some(RecurrenceFrequency::Month | RecurrenceFrequency::Year)
+    );
 
     if let Some(minutes) = non_empty(&s.minutes) {
         out.minutes = Some(mask_of(
@@ -115,6 +126,11 @@ fn check_schedule(
     }
     if let Some(hours) = non_empty(&s.hours) {
         out.hours = Some(mask_of(hours, 0, 23, &format!("{path}.hours"), "hours", problems) as u32);
+    }
+    if let Some(months) = non_empty(&s.months) {
+        out.months = Some(
+            (mask_of(months, 1, 12, &format!("{path}.months"), "months", problems) >> 1) as u16,
+        );
     }
     if let Some(days) = non_empty(&s.week_days) {
         if frequency != Some(RecurrenceFrequency::Week) {
@@ -134,10 +150,12 @@ fn check_schedule(
         );
     }
     if let Some(days) = non_empty(&s.month_days) {
-        if frequency != Some(RecurrenceFrequency::Month) {
+        if !by_month_or_year {
             problems.add(
                 format!("{path}.monthDays"),
-                format!("can only be used with frequency Month; the frequency is {freq_name}"),
+                format!(
+                    "can only be used with frequency Month or Year; the frequency is {freq_name}"
+                ),
             );
         }
         let mut md = MonthDays::default();
@@ -154,10 +172,12 @@ fn check_schedule(
         out.month_days = Some(md);
     }
     if let Some(occurrences) = non_empty(&s.monthly_occurrences) {
-        if frequency != Some(RecurrenceFrequency::Month) {
+        if !by_month_or_year {
             problems.add(
                 format!("{path}.monthlyOccurrences"),
-                format!("can only be used with frequency Month; the frequency is {freq_name}"),
+                format!(
+                    "can only be used with frequency Month or Year; the frequency is {freq_name}"
+                ),
             );
         }
         let mut mo = MonthlyOccurrences::default();
@@ -240,11 +260,20 @@ pub(super) fn check_reach(
     let zone = r.zone.name();
     let n = r.interval;
     let (field, message) = match r.frequency {
-        RecurrenceFrequency::Month => {
+        RecurrenceFrequency::Month | RecurrenceFrequency::Year if reach.months == 0 => {
+            let first = local.format("%B %Y");
+            (
+                "months",
+                format!("never runs: every {n} month(s) from {first} never reaches one of the months listed"),
+            )
+        }
+        RecurrenceFrequency::Month | RecurrenceFrequency::Year => {
             let field = if s.month_days.is_some() {
                 "monthDays"
-            } else {
+            } else if s.monthly_occurrences.is_some() {
                 "monthlyOccurrences"
+            } else {
+                "months"
             };
             let months: Vec<&str> = (0..12u8)
                 .filter(|m| reach.months & (1 << m) != 0)
@@ -252,12 +281,26 @@ pub(super) fn check_reach(
                 .map(|m| m.name())
                 .collect();
             let from = local.format("%B %Y");
+            let every = if r.frequency == RecurrenceFrequency::Year {
+                "every year".to_string()
+            } else {
+                format!("every {n} month(s)")
+            };
+            let days = if field == "months" {
+                format!("the {}", crate::describe::ordinal(local.day()))
+            } else {
+                "one of the days selected".to_string()
+            };
             (
                 field,
                 format!(
-                    "never runs: every {n} month(s) from {from} reaches only {}, and {} never has one of the days selected",
+                    "never runs: {every} from {from} reaches only {}, and {} never has {days}",
                     months.join(", "),
-                    if months.len() == 1 { "that month" } else { "none of these months" },
+                    if months.len() == 1 {
+                        "that month"
+                    } else {
+                        "none of these months"
+                    },
                 ),
             )
         }

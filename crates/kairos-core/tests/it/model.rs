@@ -99,15 +99,19 @@ fn enums_read_in_any_case_and_write_pascal_case() {
     ] {
         check_enum::<RecurrenceFrequency>(input, Some(want));
     }
-    for bad in ["Year", "yearly", "", "Weeks", "W"] {
+    // Year is the 2015 classic API's frequency.
+    for (input, want) in [("year", "Year"), ("yearly", "Year"), ("YEAR", "Year")] {
+        check_enum::<RecurrenceFrequency>(input, Some(want));
+    }
+    for bad in ["Years", "annually", "", "Weeks", "W"] {
         check_enum::<RecurrenceFrequency>(bad, None);
     }
-    let msg = serde_json::from_value::<RecurrenceFrequency>(json!("Year"))
+    let msg = serde_json::from_value::<RecurrenceFrequency>(json!("Fortnight"))
         .unwrap_err()
         .to_string();
     assert_eq!(
         msg,
-        "'Year' is not a valid value; expected Minute, Hour, Day, Week or Month"
+        "'Fortnight' is not a valid value; expected Minute, Hour, Day, Week, Month or Year"
     );
     assert!(serde_json::from_value::<RecurrenceFrequency>(json!(1)).is_err());
 
@@ -466,11 +470,35 @@ fn dates_read_leniently_and_write_rfc3339_utc() {
     );
     // The other date-time fields share the treatment.
     check(
-        r#"{"recurrence":{"frequency":"Day","endTime":"2035-06-30"},"status":{"lastExecutionTime":"2030-01-01T08:00:00.1234567","nextExecutionTime":"2030-01-01T09:00-01:00"}}"#,
-        json!({"recurrence": {"frequency": "Day", "endTime": "2035-06-30T00:00:00Z"},
-               "status": {"executionCount": 0, "failureCount": 0, "faultedCount": 0,
-                          "lastExecutionTime": "2030-01-01T08:00:00.123456700Z", "nextExecutionTime": "2030-01-01T10:00:00Z"}}),
+        r#"{"recurrence":{"frequency":"Day","endTime":"2035-06-30"}}"#,
+        json!({"recurrence": {"frequency": "Day", "endTime": "2035-06-30T00:00:00Z"}}),
     );
+    let status: JobStatus = serde_json::from_value(json!({
+        "lastExecutionTime": "2030-01-01T08:00:00.1234567",
+        "nextExecutionTime": "2030-01-01T09:00-01:00"
+    }))
+    .unwrap();
+    assert_eq!(
+        serde_json::to_value(&status).unwrap(),
+        json!({"executionCount": 0, "failureCount": 0, "faultedCount": 0,
+               "lastExecutionTime": "2030-01-01T08:00:00.123456700Z", "nextExecutionTime": "2030-01-01T10:00:00Z"})
+    );
+    // In a job document the status is the service's: dropped on input whatever it holds, even
+    // when it would not parse (the 2015 page's example has a time with a trailing space).
+    for status in [
+        json!({"lastExecutionTime": "2030-01-01T08:00:00Z", "executionCount": 3}),
+        json!({"nextExecutionTime": "2007-03-01T14:00:00Z ", "executionCount": "three"}),
+        json!("not even an object"),
+    ] {
+        check(
+            &json!({"recurrence": {"frequency": "Day"}, "status": status}).to_string(),
+            json!({"recurrence": {"frequency": "Day"}}),
+        );
+        check(
+            &json!({"properties": {"status": status}}).to_string(),
+            json!({}),
+        );
+    }
     // startTime: null is no start time.
     let props = check(r#"{"startTime":null}"#, json!({}));
     assert_eq!(props.start_time, None);
@@ -942,10 +970,10 @@ fn history_record_and_list_result() {
 
 #[test]
 fn unknown_and_read_only_fields() {
-    // Fields outside the API (the docs' `months`) are dropped, not echoed.
+    // Fields outside the API are dropped, not echoed; the 2015 API's `months` is kept.
     check(
-        r#"{"recurrence":{"frequency":"Month","schedule":{"months":[1,6],"monthDays":[1]}},"foo":1}"#,
-        json!({"recurrence": {"frequency": "Month", "schedule": {"monthDays": [1]}}}),
+        r#"{"recurrence":{"frequency":"Month","schedule":{"months":[1,6],"monthDays":[1]},"bar":2},"foo":1}"#,
+        json!({"recurrence": {"frequency": "Month", "schedule": {"monthDays": [1], "months": [1, 6]}}}),
     );
     // An empty document is an empty job.
     check("{}", json!({}));

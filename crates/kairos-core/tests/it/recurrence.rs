@@ -620,6 +620,110 @@ fn start_time_semantics() {
     }
 }
 
+/// Year (the 2015 API's frequency) and `schedule.months`: months expand a year (unset, the
+/// start's month) and limit every other frequency (docs/semantics.md). 2030-01-01 is a Tuesday.
+#[test]
+fn years_and_months() {
+    let cases: &[(&str, &str, &str, usize, &[&str])] = &[
+        (
+            "every year on the start's day and time",
+            r#"{"startTime": "2030-03-15T09:30:00Z", "recurrence": {"frequency": "year"}}"#,
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-03-15T09:30", "2031-03-15T09:30", "2032-03-15T09:30"],
+        ),
+        (
+            "from the 29th of February: leap years only",
+            r#"{"startTime": "2032-02-29T00:00:00Z", "recurrence": {"frequency": "Yearly"}}"#,
+            "2031-01-01T00:00:00Z",
+            3,
+            &["2032-02-29T00:00", "2036-02-29T00:00", "2040-02-29T00:00"],
+        ),
+        (
+            "months expand a year; the last day of each",
+            r#"{"startTime": "2030-01-31T09:00:00Z", "recurrence": {"frequency": "Year", "schedule": {"months": [1, 2, 4], "monthDays": [-1]}}}"#,
+            "2030-01-01T00:00:00Z",
+            5,
+            &[
+                "2030-01-31T09:00",
+                "2030-02-28T09:00",
+                "2030-04-30T09:00",
+                "2031-01-31T09:00",
+                "2031-02-28T09:00",
+            ],
+        ),
+        (
+            "months expand a year, days from the start; a month without that day is skipped",
+            r#"{"startTime": "2030-01-31T08:00:00Z", "recurrence": {"frequency": "Year", "schedule": {"months": [2, 3, 12]}, "count": 4}}"#,
+            "2030-01-01T00:00:00Z",
+            10,
+            &[
+                "2030-03-31T08:00",
+                "2030-12-31T08:00",
+                "2031-03-31T08:00",
+                "2031-12-31T08:00",
+            ],
+        ),
+        (
+            "the first Monday of June and December, at 10:00 and 22:00",
+            r#"{"startTime": "2030-01-01T00:00:00Z", "recurrence": {"frequency": "Year", "schedule": {"months": [12, 6], "monthlyOccurrences": [{"day": "Monday", "occurrence": 1}], "hours": [10, 22], "minutes": [0]}}}"#,
+            "2030-01-01T00:00:00Z",
+            5,
+            &[
+                "2030-06-03T10:00",
+                "2030-06-03T22:00",
+                "2030-12-02T10:00",
+                "2030-12-02T22:00",
+                "2031-06-02T10:00",
+            ],
+        ),
+        (
+            "months limit a monthly rule",
+            r#"{"startTime": "2030-01-15T06:00:00Z", "recurrence": {"frequency": "Month", "schedule": {"months": [3, 9]}}}"#,
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-03-15T06:00", "2030-09-15T06:00", "2031-03-15T06:00"],
+        ),
+        (
+            "months limit a daily rule (every 3 days, in December)",
+            r#"{"startTime": "2030-01-31T09:00:00Z", "recurrence": {"frequency": "Day", "interval": 3, "schedule": {"months": [12]}}}"#,
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-12-03T09:00", "2030-12-06T09:00", "2030-12-09T09:00"],
+        ),
+        (
+            "months limit a weekly rule (Fridays in February)",
+            r#"{"startTime": "2030-01-01T12:00:00Z", "recurrence": {"frequency": "Week", "schedule": {"weekDays": ["Friday"], "months": [2]}, "count": 5}}"#,
+            "2030-01-01T00:00:00Z",
+            10,
+            &[
+                "2030-02-01T12:00",
+                "2030-02-08T12:00",
+                "2030-02-15T12:00",
+                "2030-02-22T12:00",
+                "2031-02-07T12:00",
+            ],
+        ),
+        (
+            "months limit a minutely rule: its lattice continues in the next month listed",
+            r#"{"startTime": "2030-01-31T09:00:00Z", "recurrence": {"frequency": "Minute", "interval": 7, "schedule": {"months": [3]}}}"#,
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-03-01T00:03", "2030-03-01T00:10", "2030-03-01T00:17"],
+        ),
+        (
+            "months limit an hourly rule",
+            r#"{"startTime": "2030-01-31T22:30:00Z", "recurrence": {"frequency": "Hour", "interval": 5, "schedule": {"months": [2]}}}"#,
+            "2030-01-01T00:00:00Z",
+            3,
+            &["2030-02-01T03:30", "2030-02-01T08:30", "2030-02-01T13:30"],
+        ),
+    ];
+    for (name, job, now, count, expected) in cases {
+        check(name, job, now, *count, expected);
+    }
+}
+
 /// Spec §9.4: count and endTime, whichever ends first; endTime inclusive.
 #[test]
 fn termination() {
@@ -1034,28 +1138,31 @@ mod properties {
     }
 
     fn schedule_for(f: RecurrenceFrequency) -> impl Strategy<Value = Schedule> {
+        let by_month = matches!(f, RecurrenceFrequency::Month | RecurrenceFrequency::Year);
         (
             prop::option::of(1u64..(1 << 60)),
             prop::option::of(1u32..(1 << 24)),
             prop::option::of(1u8..(1 << 7)),
             prop::option::of((0u32..u32::MAX, 0u32..u32::MAX)),
             prop::option::of(prop::array::uniform7(0u16..(1 << 11))),
+            prop::option::of(1u16..(1 << 12)),
         )
-            .prop_map(move |(minutes, hours, week, month_days, occ)| Schedule {
-                minutes,
-                hours,
-                week_days: week.filter(|_| f == RecurrenceFrequency::Week),
-                month_days: month_days
-                    .filter(|_| f == RecurrenceFrequency::Month)
-                    .map(|(p, n)| MonthDays {
-                        positive: p & !1,
-                        negative: n & !1,
-                    })
-                    .filter(|m| m.positive | m.negative != 0),
-                monthly_occurrences: occ
-                    .filter(|_| f == RecurrenceFrequency::Month)
-                    .map(MonthlyOccurrences),
-            })
+            .prop_map(
+                move |(minutes, hours, week, month_days, occ, months)| Schedule {
+                    minutes,
+                    hours,
+                    week_days: week.filter(|_| f == RecurrenceFrequency::Week),
+                    month_days: month_days
+                        .filter(|_| by_month)
+                        .map(|(p, n)| MonthDays {
+                            positive: p & !1,
+                            negative: n & !1,
+                        })
+                        .filter(|m| m.positive | m.negative != 0),
+                    monthly_occurrences: occ.filter(|_| by_month).map(MonthlyOccurrences),
+                    months,
+                },
+            )
     }
 
     fn job() -> impl Strategy<Value = (ValidSchedule, DateTime<Utc>)> {

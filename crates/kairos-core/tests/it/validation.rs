@@ -662,13 +662,19 @@ fn storage_queue_message() {
         ),
         ("devstoreaccount1", "errors", "sv=2019&sig=x", "m")
     );
-    // Account names: 3 to 24 lowercase letters and digits.
+    // Account names: 3 to 24 letters and digits; they are case-insensitive, so the 2015 page's
+    // "myStorageAccount" is read as the lower-case name its endpoint uses.
     for ok in ["abc", "a1b2c3", repeat('a', 24).as_str()] {
         check(msg(ok, "errors"), OK);
     }
+    let job = check(msg("myStorageAccount", "errors"), OK).unwrap();
+    let ActionKind::StorageQueue(q) = &job.action.kind else {
+        panic!("not a queue action")
+    };
+    assert_eq!(q.storage_account, "mystorageaccount");
     for bad in [
         "ab",
-        "Devstore",
+        "Dev-Store",
         "dev-store",
         "dev_store",
         repeat('a', 25).as_str(),
@@ -1092,17 +1098,29 @@ fn recurrence_frequency_interval_count() {
         recurring(r#"{"interval":1}"#),
         &[(
             &p("frequency"),
-            "is required when recurrence is given; use Minute, Hour, Day, Week or Month",
+            "is required when recurrence is given; use Minute, Hour, Day, Week, Month or Year",
         )],
     );
     check(recurring("{}"), &[(&p("frequency"), "is required")]);
     check(
-        recurring(r#"{"frequency":"Year"}"#),
+        recurring(r#"{"frequency":"Annual"}"#),
         &[(
             &p("frequency"),
-            "'Year' is not a valid value; expected Minute, Hour, Day, Week or Month",
+            "'Annual' is not a valid value; expected Minute, Hour, Day, Week, Month or Year",
         )],
     );
+    // Year (the 2015 API's): interval 1 only, the one span of whole years within 18 months.
+    check(recurring(r#"{"frequency":"year"}"#), OK);
+    check(recurring(r#"{"frequency":"Year","interval":1}"#), OK);
+    for bad in [2, 0, -1] {
+        check(
+            recurring(&format!(r#"{{"frequency":"Year","interval":{bad}}}"#)),
+            &[(
+                &p("interval"),
+                &format!("must be 1 for frequency Year (a recurrence spans at most 18 months); got {bad}"),
+            )],
+        );
+    }
     check(
         recurring(r#"{"frequency":"Second"}"#),
         &[(&p("frequency"), "not a valid value")],
@@ -1321,6 +1339,58 @@ fn schedule_week_days() {
 }
 
 #[test]
+fn schedule_months() {
+    const S: &str = "properties.recurrence.schedule";
+    let p = |field: &str| format!("{S}.{field}");
+    let months_of = |frequency: &str, schedule: &str| {
+        check(scheduled(frequency, schedule), OK)
+            .unwrap()
+            .schedule
+            .recurrence
+            .unwrap()
+            .schedule
+            .months
+    };
+    // Bit 0 = January; any frequency (they expand a Year and limit the others); `month` too.
+    for frequency in ["Year", "Month", "Week", "Day", "Hour", "Minute"] {
+        assert_eq!(
+            months_of(frequency, r#"{"months":[1,12,6,6]}"#),
+            Some(1 | 1 << 11 | 1 << 5),
+            "{frequency}"
+        );
+    }
+    assert_eq!(months_of("Year", r#"{"month":3}"#), Some(1 << 2));
+    assert_eq!(months_of("Year", r#"{"months":[]}"#), None);
+    // Year takes the days of Month.
+    assert!(months_of("Year", r#"{"months":[2],"monthDays":[-1]}"#).is_some());
+    check(
+        scheduled(
+            "Year",
+            r#"{"monthlyOccurrences":[{"day":"Monday","Occurrence":1}]}"#,
+        ),
+        OK,
+    );
+    check(
+        scheduled("Year", r#"{"months":[0,13,7]}"#),
+        &[
+            (&p("months[0]"), "months must be between 1 and 12; got 0"),
+            (&p("months[1]"), "months must be between 1 and 12; got 13"),
+        ],
+    );
+    check(
+        scheduled("Year", r#"{"months":["May"]}"#),
+        &[(&p("months[0]"), "expected an integer")],
+    );
+    check(
+        scheduled("Year", r#"{"weekDays":["Monday"]}"#),
+        &[(
+            &p("weekDays"),
+            "can only be used with frequency Week; the frequency is Year",
+        )],
+    );
+}
+
+#[test]
 fn schedule_month_days() {
     const S: &str = "properties.recurrence.schedule";
     let p = |field: &str| format!("{S}.{field}");
@@ -1354,7 +1424,9 @@ fn schedule_month_days() {
             scheduled(frequency, r#"{"monthDays":[1]}"#),
             &[(
                 &p("monthDays"),
-                &format!("can only be used with frequency Month; the frequency is {frequency}"),
+                &format!(
+                    "can only be used with frequency Month or Year; the frequency is {frequency}"
+                ),
             )],
         );
     }
@@ -1362,7 +1434,7 @@ fn schedule_month_days() {
     check(
         scheduled("Day", r#"{"monthDays":[40]}"#),
         &[
-            (&p("monthDays"), "only be used with frequency Month"),
+            (&p("monthDays"), "only be used with frequency Month or Year"),
             (&p("monthDays[0]"), "got 40"),
         ],
     );
@@ -1460,7 +1532,9 @@ fn schedule_monthly_occurrences() {
             ),
             &[(
                 &p("monthlyOccurrences"),
-                &format!("can only be used with frequency Month; the frequency is {frequency}"),
+                &format!(
+                    "can only be used with frequency Month or Year; the frequency is {frequency}"
+                ),
             )],
         );
     }
@@ -1486,6 +1560,7 @@ fn a_schedule_that_never_runs() {
     };
     let p = "properties.recurrence.schedule";
     let month_days = format!("{p}.monthDays");
+    let months = format!("{p}.months");
     type Expected<'a> = &'a [(&'a str, &'a str)];
     let cases: &[(&str, String, Expected)] = &[
         (
@@ -1527,6 +1602,31 @@ fn a_schedule_that_never_runs() {
             "the 30th counted from the end of February (-30) never exists either",
             job("2030-02-01T00:00:00Z", r#"{"frequency":"Month","interval":12,"schedule":{"monthDays":[-30]}}"#),
             &[(&month_days, "never runs")],
+        ),
+        (
+            "every year from the 31st of January, in February only",
+            job("2030-01-31T00:00:00Z", r#"{"frequency":"Year","schedule":{"months":[2]}}"#),
+            &[(&months, "never runs: every year from January 2030 reaches only February, and that month never has the 31st")],
+        ),
+        (
+            "every year on the 30th of February",
+            job("2030-01-01T00:00:00Z", r#"{"frequency":"Year","schedule":{"months":[2],"monthDays":[30]}}"#),
+            &[(&month_days, "never runs: every year from January 2030 reaches only February")],
+        ),
+        (
+            "every year from the 29th of February: in leap years",
+            job("2028-02-29T00:00:00Z", r#"{"frequency":"Year"}"#),
+            OK,
+        ),
+        (
+            "every other month from January, limited to February",
+            job("2030-01-01T00:00:00Z", r#"{"frequency":"Month","interval":2,"schedule":{"months":[2,4]}}"#),
+            &[(&months, "never runs: every 2 month(s) from January 2030 never reaches one of the months listed")],
+        ),
+        (
+            "every 12 months from March, limited to March and the 31st",
+            job("2030-03-31T00:00:00Z", r#"{"frequency":"Month","interval":12,"schedule":{"months":[3]}}"#),
+            OK,
         ),
         (
             "a disabled job is refused too: enabling it would not help",

@@ -9,6 +9,11 @@
 //! anchor's value, except that `hours` unset with `minutes` set means every hour (the refinement
 //! the published examples force). Day, Week and Month periods are calendar periods in the zone's
 //! wall-clock time; Minute and Hour periods are real elapsed time.
+//!
+//! Year (the 2015 classic API's frequency, interval 1 only) is compiled as a monthly rule whose
+//! months are `schedule.months`, or the anchor's month: `months` expand a year. With any other
+//! frequency `months` limit: a run outside them does not happen, and the search jumps to the
+//! start of the next month listed.
 
 use super::calendar::{days_in_month, from_month_index, monday_of, month_day_mask, month_index};
 use super::zone::{DstPolicy, Resolved, Zone};
@@ -35,6 +40,8 @@ pub struct Rule {
     zone: Zone,
     dst: DstPolicy,
     kind: Kind,
+    /// Months runs may fall in (bit 0 = January); `None` = every month.
+    months: Option<u16>,
 }
 
 /// How daylight saving changed a wall-clock run.
@@ -148,6 +155,7 @@ impl Rule {
                             .week_days
                             .unwrap_or(1 << date.weekday().num_days_from_monday()),
                     },
+                    // Month and Year.
                     _ => CalendarPeriod::Month {
                         anchor_month: month_index(date),
                         days: s.month_days,
@@ -157,7 +165,12 @@ impl Rule {
                 };
                 Kind::Calendar {
                     period,
-                    interval: r.interval,
+                    // A year is twelve monthly periods, of which `months` keeps some.
+                    interval: if f == RecurrenceFrequency::Year {
+                        1
+                    } else {
+                        r.interval
+                    },
                     hours: s.hours.unwrap_or(if s.minutes.is_some() {
                         ALL_HOURS
                     } else {
@@ -172,10 +185,15 @@ impl Rule {
                 }
             }
         };
+        let months = match r.frequency {
+            RecurrenceFrequency::Year => Some(s.months.unwrap_or(1 << local.month0())),
+            _ => s.months,
+        };
         Rule {
             zone,
             dst: r.dst,
             kind,
+            months,
         }
     }
 
@@ -191,6 +209,29 @@ impl Rule {
     /// Like `first_at_or_after`, also noting each run between `t` and the one found that
     /// daylight saving moved, skipped or repeated.
     pub fn first_noting_dst(
+        &self,
+        t: DateTime<Utc>,
+        until: Option<DateTime<Utc>>,
+        notes: &mut Vec<DstNote>,
+    ) -> Option<DateTime<Utc>> {
+        let Some(months) = self.months else {
+            return self.first_in_any_month(t, until, notes);
+        };
+        let mut from = t;
+        // Each pass moves to a later month; a pattern of months repeats within 400 years.
+        for _ in 0..MAX_CALENDAR_PERIODS {
+            let found = self.first_in_any_month(from, until, notes)?;
+            let local = self.zone.to_local(found);
+            if months & (1 << local.month0()) != 0 {
+                return Some(found);
+            }
+            from = self.zone.to_utc(next_month_start_in(local.date(), months)?);
+        }
+        None
+    }
+
+    /// `first_noting_dst` without the `months` limit.
+    fn first_in_any_month(
         &self,
         t: DateTime<Utc>,
         until: Option<DateTime<Utc>>,
@@ -416,6 +457,20 @@ impl Rule {
         }
         None
     }
+}
+
+/// Midnight on the 1st of the first month after `date`'s whose month is in `months` (bit 0 =
+/// January; not empty).
+fn next_month_start_in(date: NaiveDate, months: u16) -> Option<NaiveDateTime> {
+    let mut index = month_index(date);
+    for _ in 0..12 {
+        index += 1;
+        let (year, month) = from_month_index(index)?;
+        if months & (1 << (month - 1)) != 0 {
+            return NaiveDate::from_ymd_opt(year, month, 1)?.and_hms_opt(0, 0, 0);
+        }
+    }
+    None
 }
 
 fn instant(ts: i64) -> Option<DateTime<Utc>> {

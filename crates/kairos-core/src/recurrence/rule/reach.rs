@@ -16,8 +16,8 @@ pub struct Reach {
     /// Whether the rule has any run at all. (A wall-clock run that daylight saving skips under
     /// `dstGap: Skip` still counts: it exists in other years or zones' rules.)
     pub runs: bool,
-    /// The months of the year its periods fall in (bit 0 = January); every month for rules
-    /// that are not monthly.
+    /// The months of the year its runs can fall in (bit 0 = January): for Month and Year rules
+    /// those their periods reach among the ones `months` allows; for others, the ones allowed.
     pub months: u16,
     /// The wall-clock hours its instants can fall on (bit h = hour h); every hour for Day,
     /// Week and Month rules.
@@ -57,6 +57,9 @@ impl Rule {
                     let index = (anchor_month + k * step).rem_euclid(MONTHS_IN_CYCLE);
                     // Year 2000 + (index / 12) has the same calendar as the real one.
                     let (year, month) = (2000 + (index / 12) as i32, (index % 12) as u32 + 1);
+                    if self.months.is_some_and(|m| m & (1 << (month - 1)) == 0) {
+                        continue;
+                    }
                     reach.months |= 1 << (month - 1);
                     let mask = if days.is_none() && occurrences.is_none() {
                         u32::from(*default_day <= days_in_month(year, month))
@@ -79,7 +82,7 @@ impl Rule {
                 ..
             } => Reach {
                 runs: true,
-                months: ALL_MONTHS,
+                months: self.months.unwrap_or(ALL_MONTHS),
                 hours: ALL_HOURS,
             },
             Kind::Hourly {
@@ -109,7 +112,7 @@ impl Rule {
         let g = gcd(step, SECONDS_PER_DAY);
         let mut reach = Reach {
             runs: false,
-            months: ALL_MONTHS,
+            months: self.months.unwrap_or(ALL_MONTHS),
             hours: 0,
         };
         for offset in self.offsets_from(base) {
