@@ -271,8 +271,30 @@ def test_patch_put_and_the_2015_example_as_printed(sms, cloud_service, raw):
     assert job["recurrence"]["schedule"] == {"weekDays": ["monday", "wednesday", "friday"], "hours": [10, 22]}
     assert job["action"]["errorAction"]["request"]["uri"] == "http://contoso.com/notifyError"
     assert job["action"]["retryPolicy"] == {"retryType": "none"}
-    assert "executionCount" not in json.dumps(job.get("status") or {}) or job["status"]["executionCount"] == 0, \
-        "the pasted status block is ignored"
+    assert (job.get("status") or {}).get("executionCount", 0) == 0, "the pasted status block is ignored"
+
+    # The page's storage-queue action, pasted alone: a job with that action; the account name
+    # is read in lower case.
+    queue_example = (EXAMPLES / "storage-queue-action-2015.json").read_text(encoding="utf-8")
+    pasted = raw("PUT", raw.jobs(cs, "edit", "/queue-example?api-version=2014-04-01"), queue_example)
+    assert pasted.status_code == 201, pasted.text
+    assert pasted.json()["action"]["type"] == "storageQueue"
+    assert pasted.json()["action"]["queueMessage"]["storageAccount"] == "mystorageaccount"
+    assert "sasToken" not in pasted.text and "TOKEN" not in pasted.text
+
+    # Frequency year with the months the 2015 page lists.
+    yearly = raw("PUT", raw.jobs(cs, "edit", "/yearly?api-version=2014-04-01"), {
+        "startTime": start,
+        "action": {"type": "http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"}},
+        "recurrence": {"frequency": "year", "schedule": {"months": [1, 7], "monthDays": [1]}},
+    })
+    assert yearly.status_code == 201, yearly.text
+    assert yearly.json()["recurrence"] == {"frequency": "year", "schedule": {"monthDays": [1], "months": [1, 7]}}
+    bad = raw("PUT", raw.jobs(cs, "edit", "/yearly2?api-version=2014-04-01"), {
+        "action": {"type": "http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"}},
+        "recurrence": {"frequency": "year", "interval": 2},
+    })
+    assert bad.status_code == 400 and "recurrence.interval" in bad.text and "must be 1" in bad.text, bad.text
 
 
 def test_errors_name_the_field_in_the_shape_the_client_expects(sms, cloud_service, raw, server, sub):

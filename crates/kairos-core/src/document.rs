@@ -44,8 +44,8 @@ pub fn parse_job_document(text: &str) -> Result<JobProperties, ValidationErrors>
 }
 
 /// An object that is an action rather than a job: it names an action `type` and has none of a
-/// job's own fields.
-fn is_bare_action(root: &serde_json::Map<String, Value>) -> bool {
+/// job's own fields. (The classic API reads its bodies with the same rule.)
+pub fn is_bare_action(root: &serde_json::Map<String, Value>) -> bool {
     const JOB_FIELDS: [&str; 5] = ["startTime", "action", "recurrence", "state", "status"];
     root.get("type").is_some_and(Value::is_string)
         && !JOB_FIELDS.iter().any(|f| root.contains_key(*f))

@@ -1,7 +1,9 @@
 // The closed value lists of the job format, and case-insensitive parsing of them: the docs and
 // the live service wrote "week", "monday", "fixed"; the engine writes PascalCase.
 
-export const FREQUENCIES = ["Minute", "Hour", "Day", "Week", "Month"] as const;
+export const FREQUENCIES = ["Minute", "Hour", "Day", "Week", "Month", "Year"] as const;
+/** January first; `schedule.months` numbers them from 1. */
+export const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
 /** Monday first, as the engine's weeks (ISO 8601) and the calendar. */
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
 export const ACTION_TYPES = ["Http", "Https", "StorageQueue", "ServiceBusQueue", "ServiceBusTopic", "Notification"] as const;
@@ -21,7 +23,7 @@ export type WeekDay = (typeof WEEKDAYS)[number];
 
 /** The engine's aliases (semantics.md): adverbs for frequencies, older spellings for DST. */
 const ALIASES: Record<string, string> = {
-  minutely: "Minute", hourly: "Hour", daily: "Day", weekly: "Week", monthly: "Month",
+  minutely: "Minute", hourly: "Hour", daily: "Day", weekly: "Week", monthly: "Month", yearly: "Year",
   move: "MoveForward", runonce: "Once", runtwice: "Twice",
 };
 

@@ -120,8 +120,19 @@ const cases: Case[] = [
   },
   {
     name: "an unknown frequency passes through for the engine to report",
-    from: { frequency: "Year", interval: 1 },
-    json: { frequency: "Year", interval: 1 },
+    from: { frequency: "Fortnight", interval: 1 },
+    json: { frequency: "Fortnight", interval: 1 },
+  },
+  {
+    name: "Year with months and days of the month (the 2015 API) round-trips",
+    from: { frequency: "yearly", schedule: { months: [1, 7], monthDays: [-1], hours: [6] } },
+    json: { frequency: "Year", schedule: { hours: [6], monthDays: [-1], months: [1, 7] } },
+    form: { frequency: "Year", months: [1, 7], monthDays: [-1] },
+  },
+  {
+    name: "months limit other frequencies and are kept; month days are not sent with Week",
+    from: { frequency: "Week", schedule: { weekDays: ["Monday"], months: [12], monthDays: [3] } },
+    json: { frequency: "Week", schedule: { weekDays: ["Monday"], months: [12] } },
   },
   {
     name: "minutes typed with spaces; a bad token is reported and not sent",

@@ -16,6 +16,8 @@ export type RecurrenceForm = {
   weekDays: string[];
   monthDays: number[];
   nth: Nth[];
+  /** `schedule.months` (1 = January): they expand a Year and limit the other frequencies. */
+  months: number[];
   hours: number[];
   /** The text of the minutes input ("0,30"): kept as typed so a half-typed list is not rewritten. */
   minutes: string;
@@ -38,12 +40,12 @@ export type RecurrenceForm = {
 };
 
 const KNOWN = ["frequency", "interval", "count", "endTime", "schedule", "timeZone", "dstGap", "dstOverlap", "catchUp", "overlap"];
-const KNOWN_SCHEDULE = ["minutes", "minute", "hours", "hour", "weekDays", "monthDays", "monthlyOccurrences"];
+const KNOWN_SCHEDULE = ["minutes", "minute", "hours", "hour", "weekDays", "monthDays", "monthlyOccurrences", "months", "month"];
 const KNOWN_CATCH_UP = ["policy", "maxCount", "maxAge"];
 
 export function emptyRecurrence(): RecurrenceForm {
   return {
-    frequency: "Day", interval: 1, weekDays: [], monthDays: [], nth: [], hours: [], minutes: "",
+    frequency: "Day", interval: 1, weekDays: [], monthDays: [], nth: [], months: [], hours: [], minutes: "",
     end: "never", count: null, endTime: "", timeZone: "", dstGap: "", dstOverlap: "",
     catchUp: "", catchUpMaxCount: null, catchUpMaxAge: "", overlap: "",
     extra: {}, scheduleExtra: {}, catchUpExtra: {},
@@ -76,6 +78,7 @@ export function fromRecurrence(json: JsonValue | undefined): RecurrenceForm {
       // The swagger writes `Occurrence`, the docs `occurrence`; the engine reads both.
       occurrence: num(o.occurrence ?? o.Occurrence),
     })),
+    months: ints(s.months ?? s.month),
     hours: ints(s.hours ?? s.hour),
     minutes: ints(s.minutes ?? s.minute).join(","),
     end: hasCount && hasEnd ? "both" : hasCount ? "count" : hasEnd ? "date" : "never",
@@ -107,7 +110,7 @@ export function parseMinutes(text: string): { values: number[]; bad: string[] } 
 
 /**
  * The recurrence JSON. Day selectors that do not apply to the frequency (weekDays without Week,
- * monthDays without Month) stay in the form, so switching back restores them, but are not sent:
+ * monthDays without Month or Year) stay in the form, so switching back restores them, but are not sent:
  * the builder hides them and the engine would reject them.
  */
 export function toRecurrence(form: RecurrenceForm): JsonObject {
@@ -115,11 +118,12 @@ export function toRecurrence(form: RecurrenceForm): JsonObject {
   put(schedule, "minutes", parseMinutes(form.minutes).values);
   put(schedule, "hours", form.hours);
   if (form.frequency === "Week") put(schedule, "weekDays", form.weekDays);
-  if (form.frequency === "Month") {
+  if (form.frequency === "Month" || form.frequency === "Year") {
     put(schedule, "monthDays", form.monthDays);
     put(schedule, "monthlyOccurrences", form.nth.map((n): JsonObject =>
       n.occurrence === null ? { day: n.day } : { day: n.day, occurrence: n.occurrence }));
   }
+  put(schedule, "months", form.months);
   const out: JsonObject = { ...form.extra, frequency: form.frequency };
   put(out, "interval", form.interval);
   if (form.end === "count" || form.end === "both") put(out, "count", form.count);

@@ -49,6 +49,10 @@ pub(crate) fn to_arm(body: Value, job_id: Option<&str>, write: Write) -> Result<
         (Some(Value::String(_)) | Some(Value::Null) | None, _) => {}
         (Some(_), _) => return Err(ApiError::bad_request("id", "must be a string")),
     }
+    // The 2015 page prints actions on their own: such a body is a job with that action.
+    if kairos_core::document::is_bare_action(&job) {
+        job = Map::from_iter([("action".to_string(), Value::Object(job))]);
+    }
     if let Some(Value::Object(action)) = job.get_mut("action") {
         retry_defaults(action, "action", write == Write::Whole)?;
         if let Some(Value::Object(error_action)) = action.get_mut("errorAction") {
@@ -207,6 +211,16 @@ mod tests {
             Ok(
                 json!({"properties": {"action": with(json!({"retryType": "Fixed", "retryInterval": "PT1M", "retryCount": 5})), "status": {"executionCount": 3}}}),
             ),
+        );
+        // A bare action (as the 2015 page prints them) is a job with that action.
+        let queue = json!({"type": "storageQueue", "queueMessage": {"storageAccount": "a", "queueName": "q", "sasToken": "s", "message": "m"}});
+        let mut queue_with_defaults = queue.clone();
+        queue_with_defaults["retryPolicy"] =
+            json!({"retryType": "Fixed", "retryInterval": "PT1M", "retryCount": 5});
+        check(
+            queue,
+            Write::Whole,
+            Ok(json!({"properties": {"action": queue_with_defaults}})),
         );
         check(
             json!({"action": with(json!({"retryType": "fixed"}))}),

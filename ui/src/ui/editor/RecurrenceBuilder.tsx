@@ -2,12 +2,12 @@
 // time zone. Only the day pickers that apply to the frequency are shown.
 import type { RecurrenceForm } from "../../logic/recurrenceForm";
 import { NumberField, type Option, SelectField, TextField } from "./fields";
-import { HourChips, MinutesField, MonthDayPicker, NthPicker, WeekdayChips } from "./ScheduleChips";
+import { HourChips, MinutesField, MonthChips, MonthDayPicker, NthPicker, WeekdayChips } from "./ScheduleChips";
 import { TimeZoneField } from "./TimeZoneField";
 
-const FREQUENCIES: Option[] = [["Minute", "Minute"], ["Hour", "Hour"], ["Day", "Day"], ["Week", "Week"], ["Month", "Month"]];
+const FREQUENCIES: Option[] = [["Minute", "Minute"], ["Hour", "Hour"], ["Day", "Day"], ["Week", "Week"], ["Month", "Month"], ["Year", "Year"]];
 const UNITS: Record<string, [string, string]> = {
-  Minute: ["minute", "minutes"], Hour: ["hour", "hours"], Day: ["day", "days"], Week: ["week", "weeks"], Month: ["month", "months"],
+  Minute: ["minute", "minutes"], Hour: ["hour", "hours"], Day: ["day", "days"], Week: ["week", "weeks"], Month: ["month", "months"], Year: ["year", "years"],
 };
 const ENDS: Option[] = [["never", "Never"], ["count", "After N runs"], ["date", "On a date"], ["both", "After N runs or on a date, whichever is first"]];
 
@@ -38,8 +38,10 @@ export function RecurrenceBuilder({ enabled, onEnabled, value, onChange }: Props
             <SelectField id="rec-frequency" label="Unit" value={f} options={FREQUENCIES} onChange={(frequency) => set({ frequency })} />
           </div>
           {f === "Week" && <WeekdayChips value={value.weekDays} onChange={(weekDays) => set({ weekDays })} />}
-          {f === "Month" && <MonthDayPicker value={value.monthDays} onChange={(monthDays) => set({ monthDays })} />}
-          {f === "Month" && <NthPicker value={value.nth} onChange={(nth) => set({ nth })} />}
+          {(f === "Month" || f === "Year") && <MonthDayPicker value={value.monthDays} onChange={(monthDays) => set({ monthDays })} />}
+          {(f === "Month" || f === "Year") && <NthPicker value={value.nth} onChange={(nth) => set({ nth })} />}
+          {/* Months add runs to a Year and limit every other frequency. */}
+          <MonthChips value={value.months} expands={f === "Year"} onChange={(months) => set({ months })} />
           {/* For Minute and Hour frequencies the hours (and for Minute the minutes) limit runs instead of adding them. */}
           <HourChips value={value.hours} limits={f === "Minute" || f === "Hour"} onChange={(hours) => set({ hours })} />
           <MinutesField value={value.minutes} onChange={(minutes) => set({ minutes })} />

@@ -1,7 +1,7 @@
 // The day and time pickers of the recurrence builder. Every chip is a <button aria-pressed>,
 // so Tab reaches it and Enter or Space toggles it.
 import { useState } from "preact/hooks";
-import { WEEKDAYS } from "../../logic/enums";
+import { MONTHS, WEEKDAYS } from "../../logic/enums";
 import { type Nth, addNth, byMonthDay, byNumber, byWeekday, parseMinutes, removeNth, toggle } from "../../logic/recurrenceForm";
 import { FieldErrors, FieldGroup, invalidAttrs, useFieldErrors } from "./fields";
 
@@ -20,6 +20,20 @@ export function WeekdayChips({ value, onChange }: { value: string[]; onChange: (
       <div class="chips">
         {WEEKDAYS.map((d) => <Chip key={d} testId={`weekday-${d}`} pressed={value.includes(d)} label={d.slice(0, 3)} title={d}
           onClick={() => onChange(toggle(value, d, byWeekday))} />)}
+      </div>
+    </FieldGroup>
+  );
+}
+
+export function MonthChips({ value, expands, onChange }: { value: number[]; expands: boolean; onChange: (v: number[]) => void }) {
+  const hint = value.length
+    ? (expands ? undefined : "Runs happen only in these months.")
+    : (expands ? "None chosen: the start month." : "None chosen: every month.");
+  return (
+    <FieldGroup id="rec-months" legend={expands ? "In these months" : "Only in these months"} hint={hint}>
+      <div class="chips">
+        {MONTHS.map((m, i) => <Chip key={m} testId={`month-${i + 1}`} pressed={value.includes(i + 1)} label={m.slice(0, 3)} title={m}
+          onClick={() => onChange(toggle(value, i + 1, byNumber))} />)}
       </div>
     </FieldGroup>
   );
