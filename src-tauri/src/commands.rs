@@ -5,7 +5,7 @@
 use crate::dto::*;
 use crate::preview;
 use chrono::{DateTime, SecondsFormat, Utc};
-use kairos_core::document::{from_value_at, parse_lenient_json};
+use kairos_core::document::{from_value_at, parse_lenient_json, properties_of_document};
 use kairos_core::model::{JobDefinition, JobHistoryDefinition, JobProperties};
 use kairos_core::validate::validate_job;
 use kairos_core::ValidationErrors;
@@ -299,8 +299,8 @@ pub fn export_job(d: &Desktop, collection: &str, name: &str) -> CommandResult<St
     Ok(serde_json::to_string_pretty(&doc).unwrap_or_default())
 }
 
-/// Read pasted JSON the way the engine does: comments and trailing commas allowed, ARM or bare
-/// properties form. The properties come back even when they do not validate, so the form can
+/// Read pasted JSON the way `kairos validate` does: comments, trailing commas and non-breaking
+/// spaces allowed; ARM, bare properties (2015) or bare action form; `status` dropped. The properties come back even when they do not validate, so the form can
 /// show what it understood and the errors next to the fields.
 pub fn parse_job_text(text: &str) -> ParsedJob {
     let value = match parse_lenient_json(text) {
@@ -317,18 +317,17 @@ pub fn parse_job_text(text: &str) -> ParsedJob {
         .get("name")
         .and_then(Value::as_str)
         .map(str::to_string);
-    let properties = match value.get("properties") {
-        Some(p @ Value::Object(_)) => p.clone(),
-        _ => value,
-    };
-    let mut cleaned = properties;
-    if let Value::Object(map) = &mut cleaned {
-        map.remove("status");
-    }
-    ParsedJob {
-        name,
-        errors: validate_properties(&cleaned, Utc::now()),
-        properties: Some(Json(cleaned)),
+    match properties_of_document(value) {
+        Ok(properties) => ParsedJob {
+            name,
+            errors: validate_properties(&properties, Utc::now()),
+            properties: Some(Json(properties)),
+        },
+        Err(e) => ParsedJob {
+            name,
+            properties: None,
+            errors: e.errors().iter().map(field_error).collect(),
+        },
     }
 }
 

@@ -153,6 +153,31 @@ fn pasted_json_with_comments_fills_the_form() {
     assert!(!broken.errors.is_empty());
 }
 
+/// The 2015 documentation's examples, pasted into the JSON tab exactly as printed (non-breaking
+/// spaces, a status block, lower-case values; an action alone).
+#[test]
+fn the_2015_examples_paste_into_the_json_tab() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/classic");
+    let job = std::fs::read_to_string(format!("{examples}/job-2015.json")).unwrap();
+    let parsed = c::parse_job_text(&job);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let properties = parsed.properties.unwrap().0;
+    assert_eq!(properties["recurrence"]["frequency"], "week");
+    assert_eq!(properties["state"], "disabled");
+    assert!(
+        properties.get("status").is_none(),
+        "status is the service's"
+    );
+
+    let queue =
+        std::fs::read_to_string(format!("{examples}/storage-queue-action-2015.json")).unwrap();
+    let parsed = c::parse_job_text(&queue);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let properties = parsed.properties.unwrap().0;
+    assert_eq!(properties["action"]["type"], "storageQueue");
+    assert_eq!(properties["action"]["queueMessage"]["queueName"], "myqueue");
+}
+
 #[test]
 fn the_preview_lists_runs_and_marks_the_month() {
     let s = setup();

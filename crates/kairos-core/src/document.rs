@@ -21,7 +21,15 @@ pub const MAX_JOB_SIZE: usize = 16 * 1024;
 
 /// Parse a job definition document into its properties.
 pub fn parse_job_document(text: &str) -> Result<JobProperties, ValidationErrors> {
-    let value = parse_lenient_json(text)?;
+    let properties = properties_of_document(parse_lenient_json(text)?)?;
+    check_size(&properties)?;
+    from_value_at(properties, "properties")
+}
+
+/// The job properties a parsed document holds, whichever form it has (ARM, bare properties,
+/// bare action), without the read-only `status`. The desktop's JSON tab reads pasted text with
+/// this too, before it validates.
+pub fn properties_of_document(value: Value) -> Result<Value, ValidationErrors> {
     let Value::Object(mut root) = value else {
         return Err(FieldError::bad_request("", "a job definition must be a JSON object").into());
     };
@@ -39,8 +47,7 @@ pub fn parse_job_document(text: &str) -> Result<JobProperties, ValidationErrors>
     // Read-only (spec §5.6): ignored on input whatever it holds, so a job copied from an answer
     // or from the 2015 page (whose example status has a time with a trailing space) is accepted.
     fields.remove("status");
-    check_size(&properties)?;
-    from_value_at(properties, "properties")
+    Ok(properties)
 }
 
 /// An object that is an action rather than a job: it names an action `type` and has none of a
