@@ -11,10 +11,10 @@ import pytest
 
 from conftest import LINUX_BIN, run_windows, windows_path
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").iterdir())
+EXAMPLES = sorted(p for p in (Path(__file__).resolve().parents[2] / "examples").rglob("*") if p.is_file())
 # Before the year's daylight-saving changes, so the previews cross them; weekly-mwf starts in 2030
-# (the 18-month rule needs a "now" close to it).
-NOW = {"weekly-mwf.jsonc": "2030-07-01T00:00:00Z"}
+# (the 18-month rule needs a "now" close to it); the 2015 page's job ran in 2012.
+NOW = {"weekly-mwf.jsonc": "2030-07-01T00:00:00Z", "job-2015.json": "2012-08-01T00:00:00Z"}
 DEFAULT_NOW = "2026-03-01T00:00:00Z"
 
 
