@@ -55,9 +55,7 @@ fn main() -> ExitCode {
         Command::Collections(args) => return manage::run(&args.target, |c| args.run(c)),
         Command::Jobs(args) => return manage::run(&args.target, |c| args.run(c)),
         Command::History(args) => return manage::run(&args.target, |c| args.run(c)),
-        Command::Completions(args) => {
-            return manage::generate::completions(&args, Cli::command())
-        }
+        Command::Completions(args) => return manage::generate::completions(&args, Cli::command()),
         Command::Man => return manage::generate::man(Cli::command()),
     };
     match result {

@@ -175,7 +175,11 @@ mod tests {
         assert_eq!(full, CollectionKey::new("s1", "rg1", "c1"));
         assert_eq!(collection_label(&full), "s1/rg1/c1");
         for bad in ["", " ", "a/b", "a//c", "a/b/c/d"] {
-            assert_eq!(collection_key(bad).unwrap_err().exit, EXIT_BAD_INPUT, "{bad}");
+            assert_eq!(
+                collection_key(bad).unwrap_err().exit,
+                EXIT_BAD_INPUT,
+                "{bad}"
+            );
         }
     }
 }

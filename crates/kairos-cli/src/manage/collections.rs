@@ -116,7 +116,11 @@ fn parse_state(text: &str) -> Outcome<bool> {
 impl CollectionsArgs {
     pub fn run(&self, context: &Context) -> Outcome<String> {
         let backend = &context.backend;
-        let one = |body: Value| output(context, &body, || collections_table(&[body.clone()], context.color));
+        let one = |body: Value| {
+            output(context, &body, || {
+                collections_table(&[body.clone()], context.color)
+            })
+        };
         match &self.command {
             CollectionsCommand::List {
                 subscription,

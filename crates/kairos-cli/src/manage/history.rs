@@ -78,11 +78,7 @@ impl HistoryArgs {
             let page = backend.history_page(&key, status, skip, backend.max_page())?;
             skip += page.items.len();
             let done = !page.more || page.items.is_empty();
-            records.extend(
-                page.items
-                    .into_iter()
-                    .filter(|r| started_since(r, since)),
-            );
+            records.extend(page.items.into_iter().filter(|r| started_since(r, since)));
             if done || records.len() >= top {
                 break;
             }

@@ -58,10 +58,7 @@ fn parse_state(text: &str) -> Outcome<&'static str> {
     JobState::parse(text).map(JobState::as_str).ok_or_else(|| {
         Failure::bad_input(
             "--state",
-            format!(
-                "'{text}' is not a job state; use {}",
-                JobState::expected()
-            ),
+            format!("'{text}' is not a job state; use {}", JobState::expected()),
         )
     })
 }

@@ -31,12 +31,11 @@ impl Local {
                 format!("cannot create {}: {e}", database.display()),
             )
         })?;
-        let engine = Engine::open(EngineConfig::new(Database::File(database))).map_err(|e| {
-            Failure {
+        let engine =
+            Engine::open(EngineConfig::new(Database::File(database))).map_err(|e| Failure {
                 exit: EXIT_FAILURE,
                 body: e.to_arm_error(),
-            }
-        })?;
+            })?;
         Ok(Local { engine })
     }
 }

@@ -65,14 +65,17 @@ impl Remote {
         let mut url = self.base.clone();
         url.set_query(None);
         if let Ok(mut segments) = url.path_segments_mut() {
-            segments.pop_if_empty().extend(["subscriptions", subscription]);
+            segments
+                .pop_if_empty()
+                .extend(["subscriptions", subscription]);
             if let Some(group) = group {
                 segments.extend(["resourceGroups", group]);
             }
             segments.extend(["providers", "Microsoft.Scheduler", "jobCollections"]);
             segments.extend(rest);
         }
-        url.query_pairs_mut().append_pair("api-version", API_VERSION);
+        url.query_pairs_mut()
+            .append_pair("api-version", API_VERSION);
         url
     }
 
@@ -161,14 +164,13 @@ impl Remote {
 }
 
 fn connection_failed(e: &reqwest::Error) -> Failure {
-    let url = e.url().map(|u| format!(" {}", u.origin().ascii_serialization()));
+    let url = e
+        .url()
+        .map(|u| format!(" {}", u.origin().ascii_serialization()));
     Failure::new(
         EXIT_FAILURE,
         "ConnectionFailed",
-        format!(
-            "cannot reach kairos serve{}: {e}",
-            url.unwrap_or_default()
-        ),
+        format!("cannot reach kairos serve{}: {e}", url.unwrap_or_default()),
     )
 }
 

@@ -137,7 +137,10 @@ mod tests {
     #[test]
     fn columns_line_up_and_colors_are_optional() {
         let mut t = Table::new(&["NAME", "STATE"]);
-        t.row(vec![("a".into(), Tone::Plain), ("Enabled".into(), Tone::Good)]);
+        t.row(vec![
+            ("a".into(), Tone::Plain),
+            ("Enabled".into(), Tone::Good),
+        ]);
         t.row(vec![
             ("longer".into(), Tone::Plain),
             ("Disabled".into(), Tone::Warning),
