@@ -118,7 +118,7 @@ impl CollectionsArgs {
         let backend = &context.backend;
         let one = |body: Value| {
             output(context, &body, || {
-                collections_table(&[body.clone()], context.color)
+                collections_table(std::slice::from_ref(&body), context.color)
             })
         };
         match &self.command {

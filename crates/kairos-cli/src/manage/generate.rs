@@ -44,20 +44,6 @@ fn title_first(page: &str) -> String {
     format!("{}{}{}", &page[at..end], &page[..at], &page[end..])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_title_moves_first() {
-        assert_eq!(
-            title_first(".ie a\n.el b\n.TH kairos 1\n.SH NAME\n"),
-            ".TH kairos 1\n.ie a\n.el b\n.SH NAME\n"
-        );
-        assert_eq!(title_first(".TH x\n.SH y\n"), ".TH x\n.SH y\n");
-    }
-}
-
 fn finish(result: std::io::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -69,5 +55,19 @@ fn finish(result: std::io::Result<()>) -> ExitCode {
             );
             ExitCode::from(super::backend::EXIT_FAILURE)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_title_moves_first() {
+        assert_eq!(
+            title_first(".ie a\n.el b\n.TH kairos 1\n.SH NAME\n"),
+            ".TH kairos 1\n.ie a\n.el b\n.SH NAME\n"
+        );
+        assert_eq!(title_first(".TH x\n.SH y\n"), ".TH x\n.SH y\n");
     }
 }
