@@ -146,7 +146,7 @@ fn parse_count(text: &str) -> Result<usize, ValidationErrors> {
     }
 }
 
-fn read_input(file: &str) -> Result<String, ValidationErrors> {
+pub fn read_input(file: &str) -> Result<String, ValidationErrors> {
     let mut text = String::new();
     let result = if file == "-" {
         std::io::stdin().read_to_string(&mut text).map(|_| ())

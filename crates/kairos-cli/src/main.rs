@@ -1,12 +1,15 @@
 //! `kairos`: the command-line face of Kairos.
 //!
 //! Contract (DESIGN.md): results go to stdout as JSON; bad input exits with code 2 and prints
-//! `{"error": {"code", "message", ...}}` on stderr, usage mistakes included.
+//! `{"error": {"code", "message", ...}}` on stderr, usage mistakes included. The managing
+//! commands (`collections`, `jobs`, `history`, in `manage/`) print tables unless `--json`, and
+//! exit 3 for a missing resource and 4 for a conflict or a quota.
 
 mod commands;
+mod manage;
 mod serve;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
@@ -28,6 +31,16 @@ enum Command {
     Validate(commands::ValidateArgs),
     /// Run the scheduler and the Azure Scheduler REST API until SIGINT or SIGTERM.
     Serve(serve::ServeArgs),
+    /// Manage job collections (local database, or a `kairos serve` with --url).
+    Collections(manage::CollectionsArgs),
+    /// Manage the jobs of a collection.
+    Jobs(manage::JobsArgs),
+    /// Show a job's history, newest first.
+    History(manage::HistoryArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(manage::generate::CompletionsArgs),
+    /// Print the man page (roff) on stdout.
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -39,6 +52,11 @@ fn main() -> ExitCode {
         Command::Preview(args) => commands::preview(&args),
         Command::Validate(args) => commands::validate(&args),
         Command::Serve(args) => return serve::serve(&args),
+        Command::Collections(args) => return manage::run(&args.target, |c| args.run(c)),
+        Command::Jobs(args) => return manage::run(&args.target, |c| args.run(c)),
+        Command::History(args) => return manage::run(&args.target, |c| args.run(c)),
+        Command::Completions(args) => return manage::generate::completions(&args, Cli::command()),
+        Command::Man => return manage::generate::man(Cli::command()),
     };
     match result {
         Ok(output) => {
