@@ -1,27 +1,9 @@
 //! The `kairos` binary against its DESIGN.md contract: stdout JSON, exit code 2 and an ARM error
 //! body on stderr for bad input.
 
+mod common;
+use common::kairos;
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn kairos(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kairos starts");
-    {
-        let mut input = child.stdin.take().expect("stdin");
-        if let Some(text) = stdin {
-            // A command that fails on its arguments exits without reading: a broken pipe is fine.
-            let _ = input.write_all(text.as_bytes());
-        }
-    }
-    child.wait_with_output().expect("kairos finishes")
-}
 
 fn example(name: &str) -> String {
     format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -4,38 +4,19 @@
 //! and on a real `kairos serve` (`--url`/`--token`); a job made remotely is read locally, and a
 //! run queued locally is executed by a `kairos serve` started on the same directory.
 
+mod common;
+use common::kairos;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "manage-test-token-0123456789abcdef";
 /// A secret that must never be printed.
 const PASSWORD: &str = "hunter2-never-printed";
-
-fn kairos(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
-        .args(args)
-        .env_remove("KAIROS_URL")
-        .env_remove("KAIROS_API_TOKEN")
-        .env_remove("KAIROS_DATA_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kairos starts");
-    {
-        let mut input = child.stdin.take().expect("stdin");
-        if let Some(text) = stdin {
-            // A command that fails on its arguments exits without reading: a broken pipe is fine.
-            let _ = input.write_all(text.as_bytes());
-        }
-    }
-    child.wait_with_output().expect("kairos finishes")
-}
 
 enum Expect<'a> {
     /// Exit 0; stdout (a table or a sentence, not JSON) contains every text.
