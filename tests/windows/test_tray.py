@@ -12,11 +12,12 @@ import signal
 import sqlite3
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
 import helpers
-from conftest import windows_path, wine_command
+from conftest import WINE, windows_path, wine_command
 from helpers import KairosServer
 
 SUB, RG, JC = "wine-sub", "wine-rg", "wine-jc"
@@ -35,9 +36,28 @@ def display():
     with os.fdopen(r) as f:
         number = f.readline().strip()
     assert number, "Xvfb printed no display number"
+    fresh_wineserver()
     yield f":{number}"
     proc.terminate()
     proc.wait(10)
+
+
+def fresh_wineserver():
+    """Stop a Wine server left from earlier programs, so the tray runner's desktop (and its tray)
+    belongs to this test's display, not to a display that is gone."""
+    wineserver = shutil.which("wineserver") or str(Path(WINE).parent / "wineserver")
+    subprocess.run([wineserver, "-k"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+    subprocess.run([wineserver, "-w"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+
+
+def interrupt(tray: subprocess.Popen) -> int | None:
+    """Ctrl-C: Wine turns SIGINT into a console Ctrl-C event, which the runner answers by
+    recording what it was doing and stopping. None when it has not ended within 30 s."""
+    tray.send_signal(signal.SIGINT)
+    try:
+        return tray.wait(30)
+    except subprocess.TimeoutExpired:
+        return None
 
 
 def write_due_job(data_dir, url: str, due: dt.datetime):
@@ -84,10 +104,7 @@ def test_tray_runner_fires_a_due_job_written_by_another_process(tmp_path, target
         assert req.body == b"from wine"
         assert req.at >= due.timestamp() - 1, "fired before it was due"
         assert req.header("x-ms-execution-tag")
-        # Ctrl-C: Wine turns SIGINT into a console Ctrl-C event, which the runner answers by
-        # recording what it was doing and stopping.
-        tray.send_signal(signal.SIGINT)
-        code = tray.wait(30)
+        code = interrupt(tray)
     finally:
         if tray.poll() is None:
             tray.kill()
@@ -136,8 +153,7 @@ def test_a_notification_job_under_wine_fails_cleanly_and_is_reported(tmp_path, d
         while not recorded() and time.monotonic() < deadline and tray.poll() is None:
             time.sleep(0.5)
         problem = recorded()
-        tray.send_signal(signal.SIGINT)
-        code = tray.wait(30)
+        code = interrupt(tray)
     finally:
         if tray.poll() is None:
             tray.kill()

@@ -25,6 +25,10 @@ use tokio::sync::mpsc;
 const WATCH_EVERY: Duration = Duration::from_secs(1);
 /// How often the runner looks for a tray host (one may start after the runner, or go away).
 const HOST_CHECK_EVERY: Duration = Duration::from_secs(60);
+/// How long the stopped runner waits for the main loop to end before ending the process.
+const UI_EXIT_GRACE: Duration = Duration::from_secs(5);
+/// How long a stop waits for blocking work (a notification being shown, a host check) to finish.
+const BLOCKING_GRACE: Duration = Duration::from_secs(5);
 
 pub fn run() -> ExitCode {
     launch::init_logging();
@@ -75,6 +79,12 @@ pub fn run() -> ExitCode {
             .spawn(move || {
                 let code = run_runner(dir, ui.clone(), channels);
                 ui.exit(code);
+                // Everything is recorded by now. A main loop that cannot take the message (a
+                // Windows desktop whose windows went away, seen under Wine) must not keep the
+                // process alive: the login item would never start a new runner.
+                std::thread::sleep(UI_EXIT_GRACE);
+                eprintln!("kairos-tray: the tray did not close; exiting");
+                std::process::exit(i32::from(code));
             });
         if let Err(e) = spawned {
             eprintln!("kairos-tray: cannot start the runner thread: {e}");
@@ -110,7 +120,10 @@ fn run_runner(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
             return 1;
         }
     };
-    runtime.block_on(serve(dir, ui, channels))
+    let code = runtime.block_on(serve(dir, ui, channels));
+    // Dropping the runtime would wait for every blocking task, however long it hangs.
+    runtime.shutdown_timeout(BLOCKING_GRACE);
+    code
 }
 
 async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
@@ -182,6 +195,7 @@ async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
     tracing::info!("stopping");
     api.stop().await;
     runner.shutdown().await;
+    tracing::info!("stopped");
     0
 }
 
