@@ -156,6 +156,7 @@ pub enum ActionKind {
     ServiceBusQueue(ServiceBusAction),
     ServiceBusTopic(ServiceBusAction),
     Notification(NotificationAction),
+    Command(CommandAction),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -210,6 +211,19 @@ pub struct ServiceBusAction {
 pub struct NotificationAction {
     pub title: Option<String>,
     pub body: Option<String>,
+}
+
+/// A local program to run (Kairos extension). `program` is a command line when `shell` is set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandAction {
+    pub program: String,
+    pub arguments: Vec<String>,
+    pub working_directory: Option<String>,
+    pub environment: Vec<(String, String)>,
+    pub timeout: Duration,
+    /// Exit codes that mean success (`[0]` unless given). Windows codes are 32-bit unsigned.
+    pub success_exit_codes: Vec<i64>,
+    pub shell: bool,
 }
 
 /// What happens after a failed attempt.

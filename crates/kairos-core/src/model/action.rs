@@ -26,6 +26,8 @@ pub struct JobAction {
     pub service_bus_topic_message: Option<ServiceBusMessage>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notification: Option<NotificationMessage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<CommandSpec>,
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub action_type: Option<ActionType>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -188,6 +190,32 @@ pub struct NotificationMessage {
     pub title: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
+}
+
+/// Our `Command` action: a local program, run as the user (docs/semantics.md, "Command action").
+/// Without `shell`, `program` is started directly with `arguments`; with `shell: true`,
+/// `program` is one command line for the system's shell (`sh -c`, `cmd /C`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CommandSpec {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub working_directory: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub environment: Option<IndexMap<String, String>>,
+    #[serde(
+        default,
+        with = "opt_duration",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub timeout: Option<Duration>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub success_exit_codes: Option<Vec<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shell: Option<bool>,
 }
 
 /// `RetryPolicy`.

@@ -3,7 +3,7 @@
 use super::wire_enum::wire_enum;
 
 wire_enum! {
-    /// `JobAction.type`, plus our own `Notification` (DESIGN.md).
+    /// `JobAction.type`, plus our own `Notification` and `Command` (DESIGN.md).
     ActionType {
         Http = "Http",
         Https = "Https",
@@ -11,6 +11,7 @@ wire_enum! {
         ServiceBusQueue = "ServiceBusQueue",
         ServiceBusTopic = "ServiceBusTopic",
         Notification = "Notification",
+        Command = "Command",
     }
 }
 

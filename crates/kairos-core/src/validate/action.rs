@@ -126,6 +126,14 @@ fn check_payload(
                 body: n.body,
             }))
         }
+        ActionType::Command => match &a.command {
+            Some(c) => super::command::check_command(c, &field("command"), problems)
+                .map(ActionKind::Command),
+            None => {
+                missing(problems, "command");
+                None
+            }
+        },
     }
 }
 

@@ -227,6 +227,9 @@ impl Executor {
                 service_bus::execute(&self.client, &self.config, m, true, ctx).await
             }
             ActionKind::Notification(n) => notification::execute(&self.config, n, ctx).await,
+            ActionKind::Command(_) => {
+                Outcome::failed("the Command action cannot run in this build yet")
+            }
         }
     }
 }

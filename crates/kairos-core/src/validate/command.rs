@@ -1,0 +1,164 @@
+//! Rules of the `Command` action (Kairos extension; docs/semantics.md, "Command action").
+//!
+//! The core cannot know which system will run the program, so a path counts as absolute when it
+//! is absolute on any of them (`/usr/bin`, `C:\Tools`, `\\server\share`).
+
+use super::Problems;
+use crate::model::CommandSpec;
+use crate::valid::CommandAction;
+use std::time::Duration;
+
+/// How long a command may run unless its `timeout` says otherwise.
+pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(3600);
+/// The longest `timeout` accepted: a week.
+pub const MAX_COMMAND_TIMEOUT: Duration = Duration::from_secs(7 * 86400);
+/// Windows' limit on a whole command line, applied everywhere so a job moves between systems.
+pub const MAX_COMMAND_LINE: usize = 32_767;
+pub const MAX_COMMAND_ARGUMENTS: usize = 1024;
+pub const MAX_ENVIRONMENT_VARIABLES: usize = 256;
+pub const MAX_SUCCESS_EXIT_CODES: usize = 64;
+/// Exit codes: negative on Unix (signals are not codes), 32-bit unsigned on Windows.
+const EXIT_CODE_RANGE: std::ops::RangeInclusive<i64> = -2_147_483_648..=4_294_967_295;
+
+pub(super) fn check_command(
+    c: &CommandSpec,
+    path: &str,
+    problems: &mut Problems,
+) -> Option<CommandAction> {
+    let before = problems.0.len();
+    let field = |name: &str| format!("{path}.{name}");
+    let shell = c.shell.unwrap_or(false);
+
+    let program = c.program.as_deref().unwrap_or("").trim().to_string();
+    if program.is_empty() {
+        problems.add(
+            field("program"),
+            if shell {
+                "is required: the command line to run"
+            } else {
+                "is required: the program to run (a path, or a name found on PATH)"
+            },
+        );
+    } else if program.contains('\0') {
+        problems.add(field("program"), "must not contain a NUL character");
+    }
+
+    let arguments = c.arguments.clone().unwrap_or_default();
+    if shell && !arguments.is_empty() {
+        problems.add(
+            field("arguments"),
+            "must be empty when shell is true: write the arguments into the command line in program",
+        );
+    }
+    if arguments.len() > MAX_COMMAND_ARGUMENTS {
+        problems.add(
+            field("arguments"),
+            format!("may have at most {MAX_COMMAND_ARGUMENTS} entries"),
+        );
+    }
+    for (i, a) in arguments.iter().enumerate() {
+        if a.contains('\0') {
+            problems.add(
+                format!("{path}.arguments[{i}]"),
+                "must not contain a NUL character",
+            );
+        }
+    }
+    let line: usize = program.len() + arguments.iter().map(|a| a.len() + 3).sum::<usize>();
+    if line > MAX_COMMAND_LINE {
+        problems.add(
+            field("arguments"),
+            format!("the command line is {line} characters; it may be at most {MAX_COMMAND_LINE}"),
+        );
+    }
+
+    let working_directory = c
+        .working_directory
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(str::to_string);
+    if let Some(dir) = &working_directory {
+        if dir.contains('\0') {
+            problems.add(field("workingDirectory"), "must not contain a NUL character");
+        } else if !is_absolute_anywhere(dir) {
+            problems.add(
+                field("workingDirectory"),
+                format!("must be an absolute path such as /home/me or C:\\Users\\me, not '{dir}'"),
+            );
+        }
+    }
+
+    let mut environment = Vec::new();
+    if let Some(vars) = &c.environment {
+        if vars.len() > MAX_ENVIRONMENT_VARIABLES {
+            problems.add(
+                field("environment"),
+                format!("may have at most {MAX_ENVIRONMENT_VARIABLES} variables"),
+            );
+        }
+        for (name, value) in vars {
+            let at = format!("{path}.environment.{name}");
+            if name.is_empty() || name.contains(['=', '\0']) {
+                problems.add(
+                    field("environment"),
+                    format!("'{name}' is not a variable name: it must be non-empty, without '=' or NUL"),
+                );
+            } else if value.contains('\0') {
+                problems.add(at, "must not contain a NUL character");
+            } else {
+                environment.push((name.clone(), value.clone()));
+            }
+        }
+    }
+
+    let timeout = c.timeout.unwrap_or(DEFAULT_COMMAND_TIMEOUT);
+    if timeout < Duration::from_secs(1) || timeout > MAX_COMMAND_TIMEOUT {
+        problems.add(
+            field("timeout"),
+            "must be between PT1S and P7D (a week); the default is PT1H",
+        );
+    }
+
+    let success_exit_codes = c.success_exit_codes.clone().unwrap_or_else(|| vec![0]);
+    if success_exit_codes.is_empty() {
+        problems.add(
+            field("successExitCodes"),
+            "must list at least one exit code (leave it out for [0])",
+        );
+    } else if success_exit_codes.len() > MAX_SUCCESS_EXIT_CODES {
+        problems.add(
+            field("successExitCodes"),
+            format!("may list at most {MAX_SUCCESS_EXIT_CODES} exit codes"),
+        );
+    }
+    for (i, code) in success_exit_codes.iter().enumerate() {
+        if !EXIT_CODE_RANGE.contains(code) {
+            problems.add(
+                format!("{path}.successExitCodes[{i}]"),
+                format!("{code} is not an exit code: it must be between -2147483648 and 4294967295"),
+            );
+        }
+    }
+
+    if problems.0.len() > before {
+        return None;
+    }
+    Some(CommandAction {
+        program,
+        arguments,
+        working_directory,
+        environment,
+        timeout,
+        success_exit_codes,
+        shell,
+    })
+}
+
+/// Absolute on Unix (`/…`) or Windows (`C:\…`, `C:/…`, `\\server\share`).
+fn is_absolute_anywhere(path: &str) -> bool {
+    let b = path.as_bytes();
+    path.starts_with('/')
+        || path.starts_with("\\\\")
+        || (b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/'))
+}
