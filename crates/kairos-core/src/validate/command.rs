@@ -80,7 +80,10 @@ pub(super) fn check_command(
         .map(str::to_string);
     if let Some(dir) = &working_directory {
         if dir.contains('\0') {
-            problems.add(field("workingDirectory"), "must not contain a NUL character");
+            problems.add(
+                field("workingDirectory"),
+                "must not contain a NUL character",
+            );
         } else if !is_absolute_anywhere(dir) {
             problems.add(
                 field("workingDirectory"),
@@ -102,7 +105,9 @@ pub(super) fn check_command(
             if name.is_empty() || name.contains(['=', '\0']) {
                 problems.add(
                     field("environment"),
-                    format!("'{name}' is not a variable name: it must be non-empty, without '=' or NUL"),
+                    format!(
+                        "'{name}' is not a variable name: it must be non-empty, without '=' or NUL"
+                    ),
                 );
             } else if value.contains('\0') {
                 problems.add(at, "must not contain a NUL character");
@@ -136,7 +141,9 @@ pub(super) fn check_command(
         if !EXIT_CODE_RANGE.contains(code) {
             problems.add(
                 format!("{path}.successExitCodes[{i}]"),
-                format!("{code} is not an exit code: it must be between -2147483648 and 4294967295"),
+                format!(
+                    "{code} is not an exit code: it must be between -2147483648 and 4294967295"
+                ),
             );
         }
     }
@@ -160,5 +167,8 @@ fn is_absolute_anywhere(path: &str) -> bool {
     let b = path.as_bytes();
     path.starts_with('/')
         || path.starts_with("\\\\")
-        || (b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/'))
+        || (b.len() >= 3
+            && b[0].is_ascii_alphabetic()
+            && b[1] == b':'
+            && matches!(b[2], b'\\' | b'/'))
 }

@@ -1,0 +1,3 @@
+//! kairos-import's tests, one binary (docs/architecture.md, "Layout choices").
+
+mod plan;
