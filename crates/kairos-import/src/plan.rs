@@ -4,13 +4,18 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// The collections and jobs a document describes, in document order, and the parts of it that
-/// were left out (with why). The engine writes a plan; nothing here touches a database.
+/// do not become jobs (with why). The engine writes a plan; nothing here touches a database.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportPlan {
     pub collections: Vec<PlannedCollection>,
-    /// Parts of the document that become no job, each with its place and the reason.
-    pub skipped: Vec<Skipped>,
+    /// Parts of the document that cannot be imported as written: a malformed line, a schedule no
+    /// recurrence expresses exactly, an unsupported template function. Any problem stops an
+    /// all-or-nothing import; `--continue-on-error` imports the rest and reports these.
+    pub problems: Vec<Skipped>,
+    /// Parts left out on purpose, which do not stop an import: a `MAILTO` line, a resource of
+    /// another type in a template.
+    pub notes: Vec<Skipped>,
 }
 
 /// One job collection and its jobs.
@@ -38,7 +43,7 @@ pub struct PlannedJob {
     pub source: String,
 }
 
-/// A part of the document that is not imported.
+/// A part of the document that is not imported, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Skipped {

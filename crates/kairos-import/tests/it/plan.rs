@@ -21,7 +21,7 @@ fn jobs_are_listed_with_their_collection_in_document_order() {
                 ..Default::default()
             },
         ],
-        skipped: vec![],
+        ..Default::default()
     };
     let listed: Vec<_> = plan
         .jobs()
