@@ -295,7 +295,7 @@ fn toggled(row: &JobRow, enabled: bool, now: DateTime<Utc>) -> Result<(String, O
     Ok((json, next_run))
 }
 
-fn parse_collection(body: Value) -> Result<JobCollectionDefinition> {
+pub(crate) fn parse_collection(body: Value) -> Result<JobCollectionDefinition> {
     if !body.is_object() {
         return Err(EngineError::bad_request(
             "",
@@ -335,7 +335,7 @@ fn parse_collection(body: Value) -> Result<JobCollectionDefinition> {
 
 /// Plan rules (spec §4): one Free collection per subscription; a Free collection holds at most
 /// 5 jobs, none running more often than hourly, none with outbound authentication.
-fn check_collection(
+pub(crate) fn check_collection(
     tx: &Transaction<'_>,
     key: &CollectionKey,
     existing: Option<i64>,
@@ -385,7 +385,7 @@ fn check_collection(
 }
 
 /// What is stored: the definition without id/type/name (those come from the key).
-fn stored_json(def: &JobCollectionDefinition) -> String {
+pub(crate) fn stored_json(def: &JobCollectionDefinition) -> String {
     let mut def = def.clone();
     def.id = None;
     def.resource_type = None;

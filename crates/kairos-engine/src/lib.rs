@@ -10,6 +10,8 @@ pub mod clock;
 pub mod collections;
 pub mod engine;
 pub mod error;
+pub mod export;
+pub mod import;
 pub mod jobs;
 pub mod keys;
 pub mod lease;

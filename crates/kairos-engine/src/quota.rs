@@ -125,6 +125,12 @@ pub(crate) fn check_job_quota(
             )));
         }
     }
+    check_job_rules(&l, name, job)
+}
+
+/// The quota rules that hold for one job whatever else the collection holds: how often it may
+/// run, and no outbound authentication on a Free collection.
+pub(crate) fn check_job_rules(l: &Limits, name: &str, job: &ValidJob) -> Result<()> {
     if let Some(r) = &job.schedule.recurrence {
         let gap = shortest_gap_minutes(r);
         if gap < l.min_period_minutes {

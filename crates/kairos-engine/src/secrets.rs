@@ -179,6 +179,22 @@ pub fn carry_stored(
 /// say "stored" without ever seeing the value.
 pub fn stored_paths(properties: &Value) -> Vec<String> {
     let mut paths = Vec::new();
+    each_stored(properties, |path, _| paths.push(path));
+    paths
+}
+
+/// The secrets stored in a job definition, each with its path (rooted at `properties.`). Only
+/// for an export the user asked to carry secrets, which encrypts them at once (`kairos export
+/// --with-secrets`); nothing else may call this.
+pub fn stored_values(properties: &Value) -> Vec<(String, String)> {
+    let mut values = Vec::new();
+    each_stored(properties, |path, value| {
+        values.push((path, value.to_string()))
+    });
+    values
+}
+
+fn each_stored(properties: &Value, mut found: impl FnMut(String, &str)) {
     for action in ACTIONS {
         for holder in HOLDERS {
             let path: Vec<&str> = action.iter().chain(holder.path.iter()).copied().collect();
@@ -186,17 +202,16 @@ pub fn stored_paths(properties: &Value) -> Vec<String> {
                 continue;
             };
             for member in holder.members {
-                if object
+                if let Some(value) = object
                     .get(*member)
                     .and_then(Value::as_str)
-                    .is_some_and(|s| !s.is_empty())
+                    .filter(|s| !s.is_empty())
                 {
-                    paths.push(format!("properties.{}.{member}", path.join(".")));
+                    found(format!("properties.{}.{member}", path.join(".")), value);
                 }
             }
         }
     }
-    paths
 }
 
 fn same_type(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {

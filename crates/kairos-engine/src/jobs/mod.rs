@@ -5,7 +5,7 @@
 
 mod calendars;
 mod series;
-mod write;
+pub(crate) mod write;
 
 pub(crate) use crate::rows::{job_from_row, JobRow, JOB_COLUMNS};
 pub(crate) use calendars::{apply_calendars, resolve_calendars, Resolution};
@@ -143,7 +143,7 @@ pub(crate) fn load_job_plans(
 }
 
 /// The job as the API returns it: secrets dropped by serialization, state and status from the row.
-fn present_job(
+pub(crate) fn present_job(
     conn: &Connection,
     collection: &CollectionKey,
     row: &JobRow,

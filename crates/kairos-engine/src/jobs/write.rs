@@ -12,6 +12,7 @@ use crate::plan::{JobPlan, RESOLVED_CALENDARS_KEY};
 use crate::quota::check_job_quota;
 use crate::rows::{collection_not_found, job_not_found, load_collection, load_job, require_job};
 use crate::time::to_ms;
+use chrono::{DateTime, Utc};
 use kairos_core::document::{from_value_at, MAX_JOB_SIZE};
 use kairos_core::model::{JobCollectionDefinition, JobDefinition, JobProperties, JobState};
 use kairos_core::valid::ValidJob;
@@ -133,113 +134,36 @@ impl Engine {
         if mode == Mode::Create && existing.is_some() {
             return Err(exists(key));
         }
-        let mut properties = build(existing.as_ref())?;
-        if existing.is_none() {
-            check_name(&key.name, "jobName").map_err(ValidationErrors::single)?;
-        }
-        if let Value::Object(map) = &mut properties {
-            map.remove("status"); // service-owned
-            map.remove(RESOLVED_CALENDARS_KEY); // ours, recomputed below
-        }
-        let size = properties.to_string().len();
-        if size > MAX_JOB_SIZE {
-            return Err(EngineError::bad_request(
-                "properties",
-                format!(
-                    "the job definition is {size} bytes; the limit is {MAX_JOB_SIZE} bytes (16K)"
-                ),
-            ));
-        }
-        let props: JobProperties = from_value_at(properties.clone(), "properties")?;
-        if let Some(state @ (JobState::Completed | JobState::Faulted)) = props.state {
-            return Err(EngineError::bad_request(
-                "properties.state",
-                format!("can be set to Enabled or Disabled only; {state} is set by Kairos when a job ends"),
-            ));
-        }
-        let calendars = collection.properties.calendars.clone().unwrap_or_default();
-        let valid = validate_job_with(&props, now, Some(&calendars))?;
-        set_resolved_calendars(&mut properties, &calendars);
-        if let Some(row) = &existing {
-            if matches!(row.state, JobState::Completed | JobState::Faulted) {
-                return Err(EngineError::conflict(format!(
-                    "job '{}' is {}; a finished job cannot be changed, only deleted",
-                    key.name, row.state
-                )));
-            }
-        }
-        let state = props.state.unwrap_or(JobState::Enabled);
-        normalize_action_fields(&mut properties);
-        fill_certificate_facts(&mut properties)?;
-        let json = properties.to_string();
-        // A stored definition that cannot be read (a PUT replacing a damaged row) restarts the series.
-        let schedule_changed = existing.as_ref().is_none_or(|row| {
-            crate::stored::job(row).ok().map(|old| schedule_of(&old))
-                != Some(schedule_of(&properties))
-        });
-        let (anchor, runs) = match &existing {
-            Some(row) if !schedule_changed => (row.series_anchor, row.series_runs),
-            _ => (to_ms(now), 0),
-        };
-        let next_run = if state == JobState::Enabled {
-            first_run(&json, anchor, runs, now)?
-        } else {
-            None
-        };
-        // A schedule with no run left (an endTime already past) is over as soon as it is set.
-        let (state, finished_at) =
-            if state == JobState::Enabled && next_run.is_none() && schedule_changed {
-                (JobState::Completed, Some(to_ms(now)))
-            } else {
-                (state, None)
-            };
-        Ok(Prepared {
-            collection_json,
-            collection,
-            existing,
-            json,
-            state,
-            anchor,
-            runs,
-            next_run,
-            finished_at,
-            valid,
-        })
+        let properties = build(existing.as_ref())?;
+        prepare_row(key, properties, collection_json, collection, existing, now)
     }
 
     /// Write a prepared row in one transaction; `None` when the collection or the job changed
     /// since it was read (prepare again).
     fn write_job(&self, key: &JobKey, mode: Mode, p: Prepared) -> Result<Option<bool>> {
         let written = self.inner.store.write(|tx| {
-            let Some((collection_id, collection_json)) = load_collection(tx, &key.collection)? else {
+            let Some((collection_id, collection_json)) = load_collection(tx, &key.collection)?
+            else {
                 return Err(collection_not_found(&key.collection));
             };
             let current = load_job(tx, collection_id, &key.name)?;
-            if collection_json != p.collection_json || !same_row(current.as_ref(), p.existing.as_ref()) {
+            if collection_json != p.collection_json
+                || !same_row(current.as_ref(), p.existing.as_ref())
+            {
                 return Ok(None);
             }
             if mode == Mode::Create && current.is_some() {
                 return Err(exists(key));
             }
-            check_job_quota(tx, collection_id, &p.collection, current.is_none(), &key.name, &p.valid)?;
-            Ok(Some(match current {
-                Some(row) => {
-                    tx.execute(
-                        "UPDATE jobs SET properties = ?1, state = ?2, series_anchor = ?3, series_runs = ?4, next_run = ?5,
-                         finished_at = ?6, version = version + 1 WHERE id = ?7",
-                        params![p.json, p.state.as_str(), p.anchor, p.runs, p.next_run, p.finished_at, row.id],
-                    )?;
-                    (false, row.id, row.version + 1)
-                }
-                None => {
-                    tx.execute(
-                        "INSERT INTO jobs (collection_id, name, properties, state, series_anchor, series_runs, next_run, finished_at)
-                         VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)",
-                        params![collection_id, key.name, p.json, p.state.as_str(), p.anchor, p.next_run, p.finished_at],
-                    )?;
-                    (true, tx.last_insert_rowid(), 0)
-                }
-            }))
+            check_job_quota(
+                tx,
+                collection_id,
+                &p.collection,
+                current.is_none(),
+                &key.name,
+                &p.valid,
+            )?;
+            write_row(tx, collection_id, &key.name, current.as_ref(), &p).map(Some)
         })?;
         let Some((created, id, version)) = written else {
             return Ok(None);
@@ -287,6 +211,34 @@ impl Engine {
     }
 }
 
+/// Insert or update the job's row with `p`; (created, row id, new version).
+pub(crate) fn write_row(
+    tx: &rusqlite::Transaction<'_>,
+    collection_id: i64,
+    name: &str,
+    current: Option<&JobRow>,
+    p: &Prepared,
+) -> Result<(bool, i64, i64)> {
+    Ok(match current {
+        Some(row) => {
+            tx.prepare_cached(
+                "UPDATE jobs SET properties = ?1, state = ?2, series_anchor = ?3, series_runs = ?4, next_run = ?5,
+                 finished_at = ?6, version = version + 1 WHERE id = ?7",
+            )?
+            .execute(params![p.json, p.state.as_str(), p.anchor, p.runs, p.next_run, p.finished_at, row.id])?;
+            (false, row.id, row.version + 1)
+        }
+        None => {
+            tx.prepare_cached(
+                "INSERT INTO jobs (collection_id, name, properties, state, series_anchor, series_runs, next_run, finished_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)",
+            )?
+            .execute(params![collection_id, name, p.json, p.state.as_str(), p.anchor, p.next_run, p.finished_at])?;
+            (true, tx.last_insert_rowid(), 0)
+        }
+    })
+}
+
 /// How many times a write starts over when another process changed the job meanwhile.
 const ATTEMPTS: usize = 5;
 
@@ -299,22 +251,104 @@ enum Mode {
     Create,
 }
 
-/// A job row computed outside the write transaction, and what it was computed from.
-struct Prepared {
+/// The row a job definition becomes in `collection`, computed without a write lock: validation,
+/// client certificates (PFX key derivation), the next run. `existing` is the job's row as read.
+pub(crate) fn prepare_row(
+    key: &JobKey,
+    mut properties: Value,
     collection_json: String,
     collection: JobCollectionDefinition,
     existing: Option<JobRow>,
-    json: String,
-    state: JobState,
-    anchor: i64,
-    runs: i64,
-    next_run: Option<i64>,
-    finished_at: Option<i64>,
-    valid: ValidJob,
+    now: DateTime<Utc>,
+) -> Result<Prepared> {
+    if existing.is_none() {
+        check_name(&key.name, "jobName").map_err(ValidationErrors::single)?;
+    }
+    if let Value::Object(map) = &mut properties {
+        map.remove("status"); // service-owned
+        map.remove(RESOLVED_CALENDARS_KEY); // ours, recomputed below
+    }
+    let size = properties.to_string().len();
+    if size > MAX_JOB_SIZE {
+        return Err(EngineError::bad_request(
+            "properties",
+            format!("the job definition is {size} bytes; the limit is {MAX_JOB_SIZE} bytes (16K)"),
+        ));
+    }
+    let props: JobProperties = from_value_at(properties.clone(), "properties")?;
+    if let Some(state @ (JobState::Completed | JobState::Faulted)) = props.state {
+        return Err(EngineError::bad_request(
+            "properties.state",
+            format!(
+                "can be set to Enabled or Disabled only; {state} is set by Kairos when a job ends"
+            ),
+        ));
+    }
+    let calendars = collection.properties.calendars.clone().unwrap_or_default();
+    let valid = validate_job_with(&props, now, Some(&calendars))?;
+    set_resolved_calendars(&mut properties, &calendars);
+    if let Some(row) = &existing {
+        if matches!(row.state, JobState::Completed | JobState::Faulted) {
+            return Err(EngineError::conflict(format!(
+                "job '{}' is {}; a finished job cannot be changed, only deleted",
+                key.name, row.state
+            )));
+        }
+    }
+    let state = props.state.unwrap_or(JobState::Enabled);
+    normalize_action_fields(&mut properties);
+    fill_certificate_facts(&mut properties)?;
+    let json = properties.to_string();
+    // A stored definition that cannot be read (a PUT replacing a damaged row) restarts the series.
+    let schedule_changed = existing.as_ref().is_none_or(|row| {
+        crate::stored::job(row).ok().map(|old| schedule_of(&old)) != Some(schedule_of(&properties))
+    });
+    let (anchor, runs) = match &existing {
+        Some(row) if !schedule_changed => (row.series_anchor, row.series_runs),
+        _ => (to_ms(now), 0),
+    };
+    let next_run = if state == JobState::Enabled {
+        first_run(&json, anchor, runs, now)?
+    } else {
+        None
+    };
+    // A schedule with no run left (an endTime already past) is over as soon as it is set.
+    let (state, finished_at) =
+        if state == JobState::Enabled && next_run.is_none() && schedule_changed {
+            (JobState::Completed, Some(to_ms(now)))
+        } else {
+            (state, None)
+        };
+    Ok(Prepared {
+        collection_json,
+        collection,
+        existing,
+        json,
+        state,
+        anchor,
+        runs,
+        next_run,
+        finished_at,
+        valid,
+    })
+}
+
+/// A job row computed outside the write transaction, and what it was computed from.
+pub(crate) struct Prepared {
+    pub collection_json: String,
+    pub collection: JobCollectionDefinition,
+    pub existing: Option<JobRow>,
+    pub json: String,
+    pub state: JobState,
+    pub anchor: i64,
+    pub runs: i64,
+    pub next_run: Option<i64>,
+    pub finished_at: Option<i64>,
+    pub valid: ValidJob,
 }
 
 /// The row is still the one the new definition was computed from.
-fn same_row(current: Option<&JobRow>, read: Option<&JobRow>) -> bool {
+pub(crate) fn same_row(current: Option<&JobRow>, read: Option<&JobRow>) -> bool {
     match (current, read) {
         (None, None) => true,
         (Some(c), Some(r)) => c.unchanged(r),
@@ -397,7 +431,7 @@ fn normalize_action(action: &mut Value) {
 }
 
 /// `body.properties` of a PUT/PATCH body, which must be an object.
-fn properties_of(body: Value) -> Result<Value> {
+pub(crate) fn properties_of(body: Value) -> Result<Value> {
     let Value::Object(mut map) = body else {
         return Err(EngineError::bad_request(
             "",
