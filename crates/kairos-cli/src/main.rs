@@ -37,6 +37,10 @@ enum Command {
     Jobs(manage::JobsArgs),
     /// Show a job's history, newest first.
     History(manage::HistoryArgs),
+    /// Import a Kairos bundle, an ARM template or a crontab (--crontab): all or nothing.
+    Import(manage::ImportArgs),
+    /// Export collections as a Kairos bundle (default), an ARM template or a crontab.
+    Export(manage::ExportArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(manage::generate::CompletionsArgs),
     /// Print the man page (roff) on stdout.
@@ -55,6 +59,8 @@ fn main() -> ExitCode {
         Command::Collections(args) => return manage::run(&args.target, |c| args.run(c)),
         Command::Jobs(args) => return manage::run(&args.target, |c| args.run(c)),
         Command::History(args) => return manage::run(&args.target, |c| args.run(c)),
+        Command::Import(args) => return manage::run_with_code(&args.target, |c| args.run(c)),
+        Command::Export(args) => return manage::run(&args.target, |c| args.run(c)),
         Command::Completions(args) => return manage::generate::completions(&args, Cli::command()),
         Command::Man => return manage::generate::man(Cli::command()),
     };

@@ -5,16 +5,13 @@
 //! run queued locally is executed by a `kairos serve` started on the same directory.
 
 mod common;
-use common::kairos;
+use common::{kairos, local, remote, Serve, TOKEN};
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-const TOKEN: &str = "manage-test-token-0123456789abcdef";
 /// A secret that must never be printed.
 const PASSWORD: &str = "hunter2-never-printed";
 
@@ -631,72 +628,6 @@ fn history_after_run(at: &[String]) {
         None,
         Json(&[("/properties/status/executionCount", "1")]),
     );
-}
-
-fn local(dir: &Path) -> Vec<String> {
-    vec!["--data-dir".into(), dir.display().to_string()]
-}
-
-fn remote(server: &Serve) -> Vec<String> {
-    vec![
-        "--url".into(),
-        format!("http://127.0.0.1:{}", server.port),
-        "--token".into(),
-        TOKEN.into(),
-    ]
-}
-
-/// `kairos serve --listen 127.0.0.1:0 --data-dir DIR`, stopped with SIGTERM when dropped.
-struct Serve {
-    child: Child,
-    port: u16,
-}
-
-impl Serve {
-    fn start(dir: &Path) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-            .arg(dir)
-            .env("KAIROS_API_TOKEN", TOKEN)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("kairos serve starts");
-        let stdout = child.stdout.take().unwrap();
-        let (lines, line) = mpsc::channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines() {
-                let _ = lines.send(l.unwrap_or_default());
-            }
-        });
-        let first = line
-            .recv_timeout(Duration::from_secs(20))
-            .expect("a 'listening on' line");
-        let port = first
-            .strip_prefix("listening on http://")
-            .and_then(|a| a.rsplit_once(':'))
-            .and_then(|(_, p)| p.parse().ok())
-            .unwrap_or_else(|| panic!("first line {first:?}"));
-        Serve { child, port }
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 #[test]

@@ -36,8 +36,8 @@ pub struct ImportBatch {
 #[derive(Debug, Clone)]
 pub struct ImportCollection {
     pub key: CollectionKey,
-    /// The ARM body of the collection, used when it does not exist yet (`None`: a Standard
-    /// collection with default quotas).
+    /// The ARM body of the collection, used when it does not exist yet (`None`: the desktop
+    /// app's kind, plan P20Premium).
     pub body: Option<Value>,
     pub jobs: Vec<ImportJob>,
 }
@@ -80,6 +80,9 @@ pub struct ImportItem {
     pub outcome: ImportOutcome,
     /// Why, for everything but a plain create or replace.
     pub reason: Option<String>,
+    /// For a failure, the stable code of the error (`BadRequest`, `Conflict`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -189,6 +192,7 @@ impl Engine {
                         source: Some(job.source.clone()),
                         outcome,
                         reason,
+                        code: (outcome == ImportOutcome::Failed).then(|| "BadRequest".to_string()),
                     })
                 };
                 if let Some(first) = seen.insert(&job.name, &job.source) {
@@ -244,7 +248,10 @@ impl Engine {
                             prepared,
                         });
                     }
-                    Err(e) => add(ImportOutcome::Failed, Some(reason_of(&e))),
+                    Err(e) => {
+                        add(ImportOutcome::Failed, Some(reason_of(&e)));
+                        report.items[item].code = Some(e.code().to_string());
+                    }
                 }
             }
             planned.push((c, collection, jobs));
@@ -270,9 +277,10 @@ impl Engine {
                         if let Err(e) = check_collection(tx, &c.key, None, definition) {
                             fail(&mut report, collection.item, &e);
                             for job in jobs {
-                                report.items[job.item].outcome = ImportOutcome::Failed;
-                                report.items[job.item].reason =
-                                    Some("its job collection cannot be created".into());
+                                let item = &mut report.items[job.item];
+                                item.outcome = ImportOutcome::Failed;
+                                item.reason = Some("its job collection cannot be created".into());
+                                item.code = Some("Conflict".into());
                             }
                             if options.continue_on_error {
                                 continue;
@@ -360,6 +368,7 @@ fn plan_collection(
             source: None,
             outcome,
             reason,
+            code: (outcome == ImportOutcome::Failed).then(|| "BadRequest".to_string()),
         })
     };
     let (definition, json) = match &existing {
@@ -373,12 +382,13 @@ fn plan_collection(
             }
             Err(e) => {
                 add(ImportOutcome::Failed, Some(reason_of(&e)));
+                report.items[item].code = Some(e.code().to_string());
                 (None, String::new())
             }
         },
         None => {
             let body = c.body.clone().unwrap_or_else(
-                || json!({"location": "local", "properties": {"sku": {"name": "Standard"}}}),
+                || json!({"location": "local", "properties": {"sku": {"name": "P20Premium"}}}),
             );
             let def = c
                 .key
@@ -393,6 +403,7 @@ fn plan_collection(
                 }
                 Err(e) => {
                     add(ImportOutcome::Failed, Some(reason_of(&e)));
+                    report.items[item].code = Some(e.code().to_string());
                     (None, String::new())
                 }
             }
@@ -408,8 +419,10 @@ fn plan_collection(
 }
 
 fn fail(report: &mut ImportReport, item: usize, e: &EngineError) {
-    report.items[item].outcome = ImportOutcome::Failed;
-    report.items[item].reason = Some(reason_of(e));
+    let item = &mut report.items[item];
+    item.outcome = ImportOutcome::Failed;
+    item.reason = Some(reason_of(e));
+    item.code = Some(e.code().to_string());
 }
 
 /// One line for the report: every invalid field with its path, or the error's sentence.

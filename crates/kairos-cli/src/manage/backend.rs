@@ -6,6 +6,8 @@
 //! Lists come a page at a time, so `--top` and `--since` can stop early on either backend.
 
 use kairos_core::{FieldError, ValidationErrors};
+use kairos_engine::export::CollectionExport;
+use kairos_engine::import::{ImportBatch, ImportOptions, ImportReport};
 use kairos_engine::{CollectionKey, EngineError, ErrorKind, JobKey};
 use serde_json::{json, Value};
 
@@ -122,6 +124,19 @@ pub trait Backend {
     ) -> Outcome<Page>;
     /// The most items one page request may ask for.
     fn max_page(&self) -> usize;
+    /// Write many collections and jobs (`kairos import`); `progress(done, total)` as it goes.
+    fn import(
+        &self,
+        batch: &ImportBatch,
+        options: ImportOptions,
+        progress: &dyn Fn(usize, usize),
+    ) -> Outcome<ImportReport>;
+    /// A collection and its jobs (`kairos export`); secrets only from the local database.
+    fn export_collection(
+        &self,
+        key: &CollectionKey,
+        with_secrets: bool,
+    ) -> Outcome<CollectionExport>;
 }
 
 /// A collection as given on the command line: `NAME` (the desktop's namespace) or

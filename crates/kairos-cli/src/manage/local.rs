@@ -5,6 +5,8 @@
 
 use super::backend::{Backend, Failure, Outcome, Page, EXIT_FAILURE};
 use kairos_core::model::{JobExecutionStatus, JobState};
+use kairos_engine::export::CollectionExport;
+use kairos_engine::import::{ImportBatch, ImportOptions, ImportReport};
 use kairos_engine::{CollectionKey, Database, Engine, EngineConfig, JobKey};
 use kairos_local::{create_private, DATABASE_FILE};
 use serde::Serialize;
@@ -131,5 +133,22 @@ impl Backend for Local {
 
     fn max_page(&self) -> usize {
         1_000
+    }
+
+    fn import(
+        &self,
+        batch: &ImportBatch,
+        options: ImportOptions,
+        progress: &dyn Fn(usize, usize),
+    ) -> Outcome<ImportReport> {
+        Ok(self.engine.import(batch, options, progress)?)
+    }
+
+    fn export_collection(
+        &self,
+        key: &CollectionKey,
+        with_secrets: bool,
+    ) -> Outcome<CollectionExport> {
+        Ok(self.engine.export_collection(key, with_secrets)?)
     }
 }

@@ -11,6 +11,7 @@
 //! - `collections.rs`, `jobs.rs`, `history.rs`: the commands, written once for both.
 //! - `show.rs`: how resources look in a table; `table.rs`: the table itself.
 //! - `generate.rs`: `completions` and `man`.
+//! - `transfer/`: `import` and `export` (bundles, ARM templates, crontabs).
 
 mod backend;
 mod collections;
@@ -21,10 +22,12 @@ mod local;
 mod remote;
 mod show;
 mod table;
+mod transfer;
 
 pub use collections::CollectionsArgs;
 pub use history::HistoryArgs;
 pub use jobs::JobsArgs;
+pub use transfer::{ExportArgs, ImportArgs};
 
 use backend::{Backend, Failure, Outcome};
 use clap::Args;
@@ -94,15 +97,24 @@ impl Target {
 /// Run a command with the context its target opens, print what it returns, and exit with the
 /// code of its outcome.
 pub fn run(target: &Target, command: impl FnOnce(&Context) -> Outcome<String>) -> ExitCode {
+    run_with_code(target, |context| command(context).map(|out| (out, 0)))
+}
+
+/// As `run`, for a command that prints a result and still exits non-zero (an import that
+/// reports failures).
+pub fn run_with_code(
+    target: &Target,
+    command: impl FnOnce(&Context) -> Outcome<(String, u8)>,
+) -> ExitCode {
     match target.open().and_then(|context| command(&context)) {
-        Ok(output) => {
+        Ok((output, code)) => {
             if !output.is_empty() {
                 print!("{output}");
                 if !output.ends_with('\n') {
                     println!();
                 }
             }
-            ExitCode::SUCCESS
+            ExitCode::from(code)
         }
         Err(failure) => {
             eprintln!("{}", failure.body);

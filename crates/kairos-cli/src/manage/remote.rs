@@ -7,6 +7,8 @@
 //! cannot be reached is exit 1 with code `ConnectionFailed`.
 
 use super::backend::{Backend, Failure, Outcome, Page, EXIT_FAILURE, EXIT_NOT_FOUND};
+use kairos_engine::export::CollectionExport;
+use kairos_engine::import::{ImportBatch, ImportOptions, ImportReport};
 use kairos_engine::{CollectionKey, JobKey};
 use reqwest::{Method, Url};
 use serde_json::{json, Value};
@@ -259,6 +261,23 @@ impl Backend for Remote {
 
     fn max_page(&self) -> usize {
         MAX_TOP
+    }
+
+    fn import(
+        &self,
+        batch: &ImportBatch,
+        options: ImportOptions,
+        progress: &dyn Fn(usize, usize),
+    ) -> Outcome<ImportReport> {
+        super::transfer::remote::import(self, batch, options, progress)
+    }
+
+    fn export_collection(
+        &self,
+        key: &CollectionKey,
+        with_secrets: bool,
+    ) -> Outcome<CollectionExport> {
+        super::transfer::remote::export(self, key, with_secrets)
     }
 }
 
