@@ -25,18 +25,29 @@ fn main() {
             _ => usage(&arg),
         }
     }
-    assert!(kairos.exists(), "{} is missing: cargo build --release -p kairos-cli", kairos.display());
+    assert!(
+        kairos.exists(),
+        "{} is missing: cargo build --release -p kairos-cli",
+        kairos.display()
+    );
     let tmp = tempfile::tempdir().expect("a temporary directory");
     let file = tmp.path().join("bundle.json");
     std::fs::write(&file, bundle(jobs).to_string()).expect("the bundle is written");
     let size = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-    println!("bundle: {jobs} jobs, {:.1} MB; kairos: {}", size as f64 / 1e6, kairos.display());
+    println!(
+        "bundle: {jobs} jobs, {:.1} MB; kairos: {}",
+        size as f64 / 1e6,
+        kairos.display()
+    );
     let mut imports = Vec::new();
     let mut exports = Vec::new();
     for run in 0..runs {
         let dir = tmp.path().join(format!("run{run}"));
         let started = Instant::now();
-        let out = kairos_run(&kairos, &["import", path(&file), "--json", "--data-dir", path(&dir)]);
+        let out = kairos_run(
+            &kairos,
+            &["import", path(&file), "--json", "--data-dir", path(&dir)],
+        );
         imports.push(started.elapsed().as_secs_f64());
         let report: Value = serde_json::from_slice(&out).expect("a JSON report");
         assert_eq!(report["written"], true, "the import was written");
@@ -44,12 +55,19 @@ fn main() {
             .as_array()
             .map(|items| items.iter().filter(|i| i["outcome"] == "Created").count())
             .unwrap_or(0);
-        assert_eq!(created, jobs + 1, "every job and the collection were created");
+        assert_eq!(
+            created,
+            jobs + 1,
+            "every job and the collection were created"
+        );
         let started = Instant::now();
         let out = kairos_run(&kairos, &["export", "bench", "--data-dir", path(&dir)]);
         exports.push(started.elapsed().as_secs_f64());
         let back: Value = serde_json::from_slice(&out).expect("a bundle");
-        assert_eq!(back["collections"][0]["jobs"].as_array().map(Vec::len), Some(jobs));
+        assert_eq!(
+            back["collections"][0]["jobs"].as_array().map(Vec::len),
+            Some(jobs)
+        );
     }
     report("import", &imports);
     report("export", &exports);
@@ -65,7 +83,10 @@ fn path(p: &Path) -> &str {
 }
 
 fn kairos_run(kairos: &Path, args: &[&str]) -> Vec<u8> {
-    let out = Command::new(kairos).args(args).output().expect("kairos runs");
+    let out = Command::new(kairos)
+        .args(args)
+        .output()
+        .expect("kairos runs");
     assert!(
         out.status.success(),
         "kairos {args:?}: {}",

@@ -51,6 +51,48 @@ pub struct ImportJob {
     pub source: String,
 }
 
+/// Where a plan's collections go when the document does not say (crontabs, templates).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    pub subscription: String,
+    /// For collections without a resource group (a template's: the deployment's).
+    pub resource_group: String,
+    /// For a collection without a name (a crontab's).
+    pub collection: String,
+}
+
+impl ImportBatch {
+    /// The plan's collections and jobs, placed.
+    pub fn from_plan(plan: &kairos_import::ImportPlan, placement: &Placement) -> ImportBatch {
+        let collections = plan
+            .collections
+            .iter()
+            .map(|c| ImportCollection {
+                key: CollectionKey::new(
+                    placement.subscription.clone(),
+                    c.resource_group
+                        .clone()
+                        .unwrap_or_else(|| placement.resource_group.clone()),
+                    c.name
+                        .clone()
+                        .unwrap_or_else(|| placement.collection.clone()),
+                ),
+                body: c.body.clone(),
+                jobs: c
+                    .jobs
+                    .iter()
+                    .map(|j| ImportJob {
+                        name: j.name.clone(),
+                        body: j.body.clone(),
+                        source: j.source.clone(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        ImportBatch { collections }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ImportOptions {
     /// Overwrite jobs that exist (otherwise they are skipped and reported).

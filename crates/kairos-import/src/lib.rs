@@ -4,6 +4,8 @@
 //! desktop read the files, the engine writes the plan (all or nothing, or what it can).
 
 pub mod bundle;
+pub mod format;
 pub mod plan;
 
+pub use format::Format;
 pub use plan::{ImportPlan, PlannedCollection, PlannedJob, Skipped};

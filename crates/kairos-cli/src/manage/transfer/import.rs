@@ -7,10 +7,9 @@ use super::report::Summary;
 use crate::manage::backend::{Failure, Outcome, DESKTOP_RESOURCE_GROUP, DESKTOP_SUBSCRIPTION};
 use crate::manage::{Context, Target};
 use clap::Args;
-use kairos_engine::import::{ImportBatch, ImportCollection, ImportJob, ImportOptions};
-use kairos_engine::CollectionKey;
+use kairos_engine::import::{ImportBatch, ImportOptions, Placement};
 use kairos_import::bundle::Bundle;
-use kairos_import::ImportPlan;
+use kairos_import::{Format, ImportPlan};
 use serde_json::Value;
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -107,7 +106,7 @@ impl ImportArgs {
                 ),
             )
         })?;
-        if value.get("kairosBundle").is_some() {
+        if Format::of_json(&value) == Some(Format::Bundle) {
             let bundle = Bundle::parse(text).map_err(bundle_failure)?;
             let passphrase = match bundle.secrets {
                 Some(_) => Some(passphrase::read(self.passphrase_file.as_deref(), false)?),
@@ -117,7 +116,7 @@ impl ImportArgs {
                 .into_plan(passphrase.as_deref())
                 .map_err(bundle_failure);
         }
-        if value.get("resources").is_some() {
+        if Format::of_json(&value) == Some(Format::Template) {
             return Err(Failure::bad_input(
                 "FILE",
                 "ARM template import is not available in this build",
@@ -134,33 +133,18 @@ impl ImportArgs {
 
     /// The plan's collections placed: plain names go to the desktop's subscription.
     fn batch(&self, plan: &ImportPlan) -> Outcome<ImportBatch> {
-        let mut collections = Vec::with_capacity(plan.collections.len());
-        for c in &plan.collections {
-            let group = c
+        let placement = Placement {
+            subscription: DESKTOP_SUBSCRIPTION.to_string(),
+            resource_group: self
                 .resource_group
                 .clone()
-                .or_else(|| self.resource_group.clone())
-                .unwrap_or_else(|| DESKTOP_RESOURCE_GROUP.to_string());
-            let name = c
-                .name
+                .unwrap_or_else(|| DESKTOP_RESOURCE_GROUP.to_string()),
+            collection: self
+                .collection
                 .clone()
-                .or_else(|| self.collection.clone())
-                .unwrap_or_else(|| "crontab".to_string());
-            collections.push(ImportCollection {
-                key: CollectionKey::new(DESKTOP_SUBSCRIPTION, group, name),
-                body: c.body.clone(),
-                jobs: c
-                    .jobs
-                    .iter()
-                    .map(|j| ImportJob {
-                        name: j.name.clone(),
-                        body: j.body.clone(),
-                        source: j.source.clone(),
-                    })
-                    .collect(),
-            });
-        }
-        Ok(ImportBatch { collections })
+                .unwrap_or_else(|| "crontab".to_string()),
+        };
+        Ok(ImportBatch::from_plan(plan, &placement))
     }
 
     fn name(&self) -> String {
