@@ -6,6 +6,8 @@
 pub mod bundle;
 pub mod format;
 pub mod plan;
+pub mod read;
 
 pub use format::Format;
 pub use plan::{ImportPlan, PlannedCollection, PlannedJob, Skipped};
+pub use read::{read, ReadError, ReadOptions};

@@ -8,8 +8,8 @@ use crate::manage::backend::{Failure, Outcome, DESKTOP_RESOURCE_GROUP, DESKTOP_S
 use crate::manage::{Context, Target};
 use clap::Args;
 use kairos_engine::import::{ImportBatch, ImportOptions, Placement};
-use kairos_import::bundle::Bundle;
-use kairos_import::{Format, ImportPlan};
+use kairos_import::bundle::BundleError;
+use kairos_import::{Format, ImportPlan, ReadError, ReadOptions};
 use serde_json::Value;
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -90,55 +90,67 @@ impl ImportArgs {
     }
 
     fn plan(&self, text: &str) -> Outcome<ImportPlan> {
-        if self.crontab {
-            return Err(Failure::bad_input(
-                "--crontab",
-                "crontab import is not available in this build",
-            ));
+        let mut options = ReadOptions {
+            format: self.crontab.then_some(Format::Crontab),
+            passphrase: None,
+            parameters: self.parameters()?,
+            subscription: DESKTOP_SUBSCRIPTION.to_string(),
+            resource_group: self.resource_group(),
+            now: chrono::Utc::now(),
+            time_zone: local_time_zone(),
+        };
+        match kairos_import::read(text, &options) {
+            Err(e) if e.needs_passphrase() => {
+                options.passphrase =
+                    Some(passphrase::read(self.passphrase_file.as_deref(), false)?);
+                kairos_import::read(text, &options).map_err(|e| self.read_failure(e))
+            }
+            read => read.map_err(|e| self.read_failure(e)),
         }
-        let value = kairos_core::document::parse_lenient_json(text).map_err(|e| {
-            Failure::bad_input(
-                "FILE",
-                format!(
-                    "{} is not JSON ({}); for a crontab add --crontab",
-                    self.name(),
-                    e.first().message
-                ),
-            )
-        })?;
-        if Format::of_json(&value) == Some(Format::Bundle) {
-            let bundle = Bundle::parse(text).map_err(bundle_failure)?;
-            let passphrase = match bundle.secrets {
-                Some(_) => Some(passphrase::read(self.passphrase_file.as_deref(), false)?),
-                None => None,
-            };
-            return bundle
-                .into_plan(passphrase.as_deref())
-                .map_err(bundle_failure);
-        }
-        if Format::of_json(&value) == Some(Format::Template) {
-            return Err(Failure::bad_input(
-                "FILE",
-                "ARM template import is not available in this build",
-            ));
-        }
-        Err(Failure::bad_input(
-            "FILE",
-            format!(
-                "{} is neither a Kairos bundle (\"kairosBundle\") nor an ARM template (\"resources\"); for a crontab add --crontab",
-                self.name()
-            ),
-        ))
+    }
+
+    fn read_failure(&self, e: ReadError) -> Failure {
+        let target = match e {
+            ReadError::Bundle(BundleError::PassphraseNeeded) => "--passphrase-file",
+            ReadError::Bundle(BundleError::Seal(_)) => "--passphrase-file",
+            _ => "FILE",
+        };
+        let hint = match e {
+            ReadError::NotJson(_) | ReadError::UnknownFormat => " (add --crontab)",
+            _ => "",
+        };
+        let mut failure = Failure::bad_input(target, format!("{}: {e}{hint}", self.name()));
+        failure.body["error"]["code"] = Value::String(e.code().to_string());
+        failure
+    }
+
+    /// `--parameters FILE`, parsed.
+    fn parameters(&self) -> Outcome<Option<Value>> {
+        let Some(file) = &self.parameters else {
+            return Ok(None);
+        };
+        let text = read_input(file)?;
+        kairos_core::document::parse_lenient_json(&text)
+            .map(Some)
+            .map_err(|e| {
+                Failure::bad_input(
+                    "--parameters",
+                    format!("{} is not JSON: {}", file.display(), e.first().message),
+                )
+            })
+    }
+
+    fn resource_group(&self) -> String {
+        self.resource_group
+            .clone()
+            .unwrap_or_else(|| DESKTOP_RESOURCE_GROUP.to_string())
     }
 
     /// The plan's collections placed: plain names go to the desktop's subscription.
     fn batch(&self, plan: &ImportPlan) -> Outcome<ImportBatch> {
         let placement = Placement {
             subscription: DESKTOP_SUBSCRIPTION.to_string(),
-            resource_group: self
-                .resource_group
-                .clone()
-                .unwrap_or_else(|| DESKTOP_RESOURCE_GROUP.to_string()),
+            resource_group: self.resource_group(),
             collection: self
                 .collection
                 .clone()
@@ -163,10 +175,10 @@ fn read_input(file: &Path) -> Outcome<String> {
     Ok(text)
 }
 
-fn bundle_failure(e: kairos_import::bundle::BundleError) -> Failure {
-    let mut failure = Failure::bad_input("FILE", e.to_string());
-    failure.body["error"]["code"] = Value::String(e.code().to_string());
-    failure
+/// The machine's IANA time zone (`TZ`, else the system's), for crontab lines without
+/// `CRON_TZ`; UTC when it cannot be told.
+fn local_time_zone() -> String {
+    iana_time_zone::get_timezone().unwrap_or_else(|_| "UTC".to_string())
 }
 
 fn progress_bar(total: usize) -> indicatif::ProgressBar {

@@ -1,0 +1,72 @@
+//! One entry point for every front end: a document's text in, its import plan out. The CLI and
+//! the desktop call this, so a file imports the same way from both.
+
+use crate::bundle::{Bundle, BundleError};
+use crate::format::Format;
+use crate::plan::ImportPlan;
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+/// What reading needs besides the text. A bundle's secrets need the passphrase (asked only when
+/// `ReadError::PassphraseNeeded` says so); a template its parameters and deployment; a crontab
+/// the time and the machine's time zone.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    /// `None`: told from the JSON (a crontab must be named).
+    pub format: Option<Format>,
+    pub passphrase: Option<String>,
+    /// A template's parameters file, parsed.
+    pub parameters: Option<Value>,
+    /// The deployment a template is read for (resource group, subscription) and the crontab's.
+    pub subscription: String,
+    pub resource_group: String,
+    pub now: DateTime<Utc>,
+    /// IANA name of the machine's time zone (crontab lines without `CRON_TZ`).
+    pub time_zone: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("the file is not JSON ({0}); for a crontab, say it is one")]
+    NotJson(String),
+    #[error("the file is neither a Kairos bundle (\"kairosBundle\") nor an ARM template (\"resources\"); for a crontab, say it is one")]
+    UnknownFormat,
+    #[error("{0} import is not available in this build")]
+    Unavailable(&'static str),
+    #[error(transparent)]
+    Bundle(#[from] BundleError),
+}
+
+impl ReadError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ReadError::NotJson(_) => "NotJson",
+            ReadError::UnknownFormat => "UnknownFormat",
+            ReadError::Unavailable(_) => "FormatUnavailable",
+            ReadError::Bundle(e) => e.code(),
+        }
+    }
+
+    /// The bundle carries secrets and no passphrase was given: ask for it and read again.
+    pub fn needs_passphrase(&self) -> bool {
+        matches!(self, ReadError::Bundle(BundleError::PassphraseNeeded))
+    }
+}
+
+/// Read `text` into what importing it would write.
+pub fn read(text: &str, options: &ReadOptions) -> Result<ImportPlan, ReadError> {
+    let format = match options.format {
+        Some(Format::Crontab) => Format::Crontab,
+        given => {
+            let value = kairos_core::document::parse_lenient_json(text)
+                .map_err(|e| ReadError::NotJson(e.first().message.clone()))?;
+            let found = Format::of_json(&value).ok_or(ReadError::UnknownFormat)?;
+            given.unwrap_or(found)
+        }
+    };
+    match format {
+        Format::Bundle => Ok(Bundle::parse(text)?.into_plan(options.passphrase.as_deref())?),
+        Format::Template => Err(ReadError::Unavailable("ARM template")),
+        Format::Crontab => Err(ReadError::Unavailable("crontab")),
+    }
+}
