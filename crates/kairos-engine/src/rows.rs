@@ -96,12 +96,16 @@ pub(crate) fn unfinished_jobs(conn: &Connection, collection_id: i64) -> Result<V
     Ok(rows)
 }
 
+/// How many jobs the collection holds: the count the triggers keep (migration 7).
 pub(crate) fn count_jobs(conn: &Connection, collection_id: i64) -> Result<i64> {
-    Ok(conn.query_row(
-        "SELECT count(*) FROM jobs WHERE collection_id = ?1",
-        params![collection_id],
-        |r| r.get(0),
-    )?)
+    Ok(conn
+        .query_row(
+            "SELECT job_count FROM collections WHERE id = ?1",
+            params![collection_id],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(0))
 }
 
 pub(crate) fn collection_id(conn: &Connection, key: &CollectionKey) -> Result<Option<i64>> {

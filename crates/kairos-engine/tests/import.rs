@@ -404,3 +404,79 @@ fn export_reads_a_collection_back_and_secrets_only_when_asked() {
     };
     assert!(s.engine.get_job(&job).is_ok());
 }
+
+/// The job count the quota reads is kept in the collection's row (migration 7): by PUT,
+/// delete, import and a collection's delete, and counted once for a database from before it.
+#[test]
+fn the_job_count_is_kept_by_every_write_and_backfilled_for_an_older_database() {
+    let s = setup();
+    let count = |engine: &Engine| engine.job_count(&key("ops")).unwrap();
+    let batch = ImportBatch {
+        collections: vec![collection(
+            "ops",
+            None,
+            (0..5)
+                .map(|i| http_job(&format!("j{i}"), "http://127.0.0.1:9/"))
+                .collect(),
+        )],
+    };
+    assert!(import(&s.engine, batch, ImportOptions::default()).written);
+    assert_eq!(count(&s.engine), 5);
+    s.engine
+        .put_job(
+            &key("ops").job("extra"),
+            http_job("extra", "http://127.0.0.1:9/").body,
+        )
+        .unwrap();
+    s.engine
+        .put_job(
+            &key("ops").job("extra"),
+            http_job("extra", "http://127.0.0.1:9/x").body,
+        )
+        .unwrap();
+    assert_eq!(count(&s.engine), 6, "a replace does not count twice");
+    s.engine.delete_job(&key("ops").job("j0")).unwrap();
+    assert_eq!(count(&s.engine), 5);
+
+    // A database written before the count existed (schema 6) gets it counted when opened.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kairos.db");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        for sql in &kairos_engine::store::migrations::MIGRATIONS[..6] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 6).unwrap();
+        conn.execute(
+            "INSERT INTO collections (subscription, resource_group, name, definition, created_at)
+             VALUES ('local', 'desktop', 'ops', '{\"properties\":{\"quota\":{\"maxJobCount\":3}}}', 0)",
+            [],
+        )
+        .unwrap();
+        for name in ["a", "b", "c"] {
+            conn.execute(
+                "INSERT INTO jobs (collection_id, name, properties, state, series_anchor)
+                 VALUES (1, ?1, '{}', 'Disabled', 0)",
+                [name],
+            )
+            .unwrap();
+        }
+    }
+    let mut config = EngineConfig::new(Database::File(path));
+    config.clock = Arc::new(ManualClock::new(at("2029-12-01T00:00:00Z")));
+    let engine = Engine::open(config).unwrap();
+    assert_eq!(count(&engine), 3);
+    let err = engine
+        .put_job(
+            &key("ops").job("d"),
+            http_job("d", "http://127.0.0.1:9/").body,
+        )
+        .unwrap_err();
+    assert!(err.message().contains("maxJobCount 3"), "{err}");
+    engine.delete_collection(&key("ops")).unwrap();
+    let left: i64 = engine
+        .store()
+        .read(|c| Ok(c.query_row("SELECT count(*) FROM collections", [], |r| r.get(0))?))
+        .unwrap();
+    assert_eq!(left, 0);
+}

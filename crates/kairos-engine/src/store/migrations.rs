@@ -125,6 +125,22 @@ pub const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX classic_operations_by_time ON classic_operations(created_at);
     "#,
+    // 7: each collection's job count, kept by triggers in the transaction that adds or removes
+    //    a job, so the maxJobCount check reads one row instead of counting 100,000.
+    r#"
+    ALTER TABLE collections ADD COLUMN job_count INTEGER NOT NULL DEFAULT 0;
+    UPDATE collections SET job_count = (SELECT count(*) FROM jobs WHERE jobs.collection_id = collections.id);
+    CREATE TRIGGER jobs_count_in AFTER INSERT ON jobs BEGIN
+        UPDATE collections SET job_count = job_count + 1 WHERE id = NEW.collection_id;
+    END;
+    CREATE TRIGGER jobs_count_out AFTER DELETE ON jobs BEGIN
+        UPDATE collections SET job_count = job_count - 1 WHERE id = OLD.collection_id;
+    END;
+    CREATE TRIGGER jobs_count_move AFTER UPDATE OF collection_id ON jobs BEGIN
+        UPDATE collections SET job_count = job_count - 1 WHERE id = OLD.collection_id;
+        UPDATE collections SET job_count = job_count + 1 WHERE id = NEW.collection_id;
+    END;
+    "#,
 ];
 
 /// Bring `conn` to the newest schema. Refuses a database written by a newer Kairos, or one
