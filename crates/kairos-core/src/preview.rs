@@ -68,3 +68,58 @@ pub fn preview_document(
     let schedule = validate_schedule(&props, now)?;
     Ok(preview_schedule(&schedule, now, count))
 }
+
+/// The runs of a series in a window of time, for a calendar of all jobs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Window {
+    /// Runs in [`from`, `to`), in order.
+    pub runs: Vec<DateTime<Utc>>,
+    /// Runs in the window that daylight saving moved, skipped or repeated.
+    pub dst_notes: Vec<DstNote>,
+    /// Stretches of runs blackout calendars removed, starting in the window.
+    pub blackout_notes: Vec<BlackoutNote>,
+    /// More runs fall in the window than `max` (the rest are not listed).
+    pub truncated: bool,
+}
+
+/// The runs of `series` in [`from`, `to`): at most `max`, and at most `runs_left` (what `count`
+/// leaves after the runs already made; `None` for no count). Each run costs one jump, however
+/// far the window is from the series' start.
+pub fn runs_between(
+    series: &Series,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+    runs_left: Option<u64>,
+    max: usize,
+) -> Window {
+    let mut window = Window::default();
+    let limit = runs_left.map_or(max, |left| max.min(usize::try_from(left).unwrap_or(max)));
+    let mut notes = Notes::default();
+    let mut next = series.first_at_or_after_noting(truncate_to_second(from), &mut notes);
+    while let Some(at) = next.filter(|at| *at < to) {
+        if window.runs.len() >= limit {
+            // Past `count`, the series has ended; past `max`, the listing has.
+            window.truncated = window.runs.len() >= max;
+            break;
+        }
+        window.runs.push(at);
+        next = at
+            .checked_add_signed(TimeDelta::seconds(1))
+            .and_then(|from| series.first_at_or_after_noting(from, &mut notes));
+    }
+    let listed_until = match (window.truncated, window.runs.last()) {
+        (true, Some(last)) => *last,
+        _ => to,
+    };
+    window.dst_notes = notes
+        .dst
+        .into_iter()
+        .filter(|n| n.at.is_none_or(|at| at < listed_until))
+        .collect();
+    window.blackout_notes = notes
+        .blackout
+        .into_iter()
+        .filter(|n| n.at < listed_until)
+        .collect();
+    window
+}

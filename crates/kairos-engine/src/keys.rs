@@ -1,7 +1,8 @@
 //! Names of collections and jobs, and their ARM resource ids.
 
 /// A job collection: subscription and resource group only namespace it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CollectionKey {
     pub subscription: String,
     pub resource_group: String,

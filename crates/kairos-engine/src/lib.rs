@@ -18,6 +18,7 @@ pub mod lease;
 pub mod liveness;
 mod merge;
 mod outcome;
+pub mod overview;
 mod plan;
 pub mod promote;
 pub mod quota;

@@ -4,3 +4,4 @@ mod describe;
 mod model;
 mod recurrence;
 mod validation;
+mod window;

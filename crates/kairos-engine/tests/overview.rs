@@ -1,0 +1,197 @@
+//! The schedule overview (`Engine::overview`) on a real SQLite file: future runs projected,
+//! past runs from history, runs blackout calendars remove, runs daylight saving moves or skips,
+//! collections filtered, and the warning when many jobs call one host in one minute.
+
+use chrono::{DateTime, Utc};
+use kairos_core::iso8601::parse_datetime;
+use kairos_engine::overview::{OverviewQuery, RunKind, BUSY_MINUTE_JOBS};
+use kairos_engine::{CollectionKey, Database, Engine, EngineConfig, ManualClock};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+fn at(s: &str) -> DateTime<Utc> {
+    parse_datetime(s).unwrap()
+}
+
+/// The clock stands at 2027-03-27 12:00 UTC: the day before Berlin moves its clocks forward.
+fn setup() -> (Engine, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = EngineConfig::new(Database::File(dir.path().join("kairos.db")));
+    config.clock = Arc::new(ManualClock::new(at("2027-03-27T12:00:00Z")));
+    let engine = Engine::open(config).unwrap();
+    for name in ["ops", "other"] {
+        engine
+            .put_collection(
+                &key(name),
+                json!({"properties": {"sku": {"name": "P20Premium"},
+                    "calendars": {"holidays": {"dates": ["2027-03-29"]}}}}),
+            )
+            .unwrap();
+    }
+    (engine, dir)
+}
+
+fn key(name: &str) -> CollectionKey {
+    CollectionKey::new("local", "desktop", name)
+}
+
+fn put(engine: &Engine, collection: &str, job: &str, properties: Value) {
+    let mut properties = properties;
+    if properties.get("action").is_none() {
+        properties["action"] = json!({"type": "Http", "request": {"uri": "https://api.example.test/hook", "method": "POST"}});
+    }
+    engine
+        .put_job(
+            &key(collection).job(job),
+            json!({ "properties": properties }),
+        )
+        .unwrap();
+}
+
+#[test]
+fn a_window_shows_past_planned_blacked_out_and_dst_runs_and_busy_minutes() {
+    let (engine, _dir) = setup();
+    put(
+        &engine,
+        "ops",
+        "daily",
+        json!({"startTime": "2027-03-01T06:00:00Z",
+        "recurrence": {"frequency": "Day", "interval": 1, "blackout": ["holidays"]}}),
+    );
+    put(
+        &engine,
+        "ops",
+        "berlin",
+        json!({"startTime": "2027-03-01T02:30:00",
+        "recurrence": {"frequency": "Day", "interval": 1, "timeZone": "Europe/Berlin", "dstGap": "Skip",
+                       "schedule": {"hours": [2], "minutes": [30]}}}),
+    );
+    put(
+        &engine,
+        "ops",
+        "off",
+        json!({"startTime": "2027-03-01T06:00:00Z", "state": "Disabled",
+        "recurrence": {"frequency": "Hour", "interval": 1}}),
+    );
+    for i in 0..BUSY_MINUTE_JOBS {
+        put(
+            &engine,
+            "other",
+            &format!("crowd{i}"),
+            json!({"startTime": "2027-03-28T09:00:00Z",
+            "recurrence": {"frequency": "Day", "interval": 1}}),
+        );
+    }
+    // A past run of `daily`, as the runner records it.
+    engine
+        .store()
+        .write(|tx| {
+            tx.execute(
+                "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+                 SELECT id, ?1, ?1 + 120, ?1, 'MainAction', 'Failed', 'HTTP 500', 0, 1 FROM jobs WHERE name = 'daily'",
+                [at("2027-03-27T06:00:00Z").timestamp_millis()],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+
+    let overview = engine
+        .overview(&OverviewQuery {
+            from: at("2027-03-27T00:00:00Z"),
+            to: at("2027-03-30T00:00:00Z"),
+            collections: None,
+        })
+        .unwrap();
+    let names: Vec<_> = overview.jobs.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(&names[..3], ["berlin", "daily", "off"]);
+    let runs_of = |name: &str| -> Vec<(String, RunKind, Option<String>)> {
+        let job = overview.jobs.iter().position(|j| j.name == name).unwrap();
+        overview
+            .runs
+            .iter()
+            .filter(|r| r.job == job)
+            .map(|r| (r.at.to_rfc3339(), r.kind, r.detail.clone()))
+            .collect()
+    };
+    assert_eq!(
+        runs_of("daily"),
+        [
+            (
+                "2027-03-27T06:00:00+00:00".to_string(),
+                RunKind::Past,
+                Some("Failed MainAction".to_string())
+            ),
+            (
+                "2027-03-28T06:00:00+00:00".to_string(),
+                RunKind::Planned,
+                None
+            ),
+            (
+                "2027-03-29T06:00:00+00:00".to_string(),
+                RunKind::BlackedOut,
+                Some("holidays".to_string())
+            ),
+        ]
+    );
+    // 02:30 does not exist in Berlin on 2027-03-28: skipped; the other days run at 02:30 local.
+    assert_eq!(
+        runs_of("berlin"),
+        [
+            (
+                "2027-03-28T01:00:00+00:00".to_string(),
+                RunKind::Skipped,
+                None
+            ),
+            (
+                "2027-03-29T00:30:00+00:00".to_string(),
+                RunKind::Planned,
+                None
+            ),
+        ]
+    );
+    assert_eq!(runs_of("off"), [], "a disabled job plans nothing");
+    assert!(overview.runs.windows(2).all(|p| p[0].at <= p[1].at));
+    assert_eq!(
+        overview.busy_minutes.len(),
+        2,
+        "{:?}",
+        overview.busy_minutes
+    );
+    assert_eq!(overview.busy_minutes[0].minute, at("2027-03-28T09:00:00Z"));
+    assert_eq!(overview.busy_minutes[0].host, "api.example.test");
+    assert_eq!(overview.busy_minutes[0].jobs, BUSY_MINUTE_JOBS);
+
+    let only_ops = engine
+        .overview(&OverviewQuery {
+            from: at("2027-03-27T00:00:00Z"),
+            to: at("2027-03-30T00:00:00Z"),
+            collections: Some(vec![key("ops")]),
+        })
+        .unwrap();
+    assert_eq!(only_ops.jobs.len(), 3);
+    assert!(only_ops.busy_minutes.is_empty());
+}
+
+#[test]
+fn a_minutely_job_over_a_month_is_listed_up_to_the_bound_and_says_so() {
+    let (engine, _dir) = setup();
+    put(
+        &engine,
+        "ops",
+        "often",
+        json!({"startTime": "2027-03-01T00:00:00Z",
+        "recurrence": {"frequency": "Minute", "interval": 1}}),
+    );
+    let overview = engine
+        .overview(&OverviewQuery {
+            from: at("2027-03-27T12:00:00Z"),
+            to: at("2027-04-27T12:00:00Z"),
+            collections: None,
+        })
+        .unwrap();
+    assert!(overview.jobs[0].truncated);
+    assert_eq!(
+        overview.runs.len(),
+        kairos_engine::overview::MAX_RUNS_PER_JOB
+    );
+}
