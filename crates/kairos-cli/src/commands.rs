@@ -112,11 +112,11 @@ fn blackout_note_json(note: &BlackoutNote) -> Value {
 
 pub fn validate(args: &ValidateArgs) -> Result<String, ValidationErrors> {
     let now = parse_now(args.now.as_deref())?;
-    let mut props = parse_job_document(&read_input(&args.file)?)?;
+    let props = parse_job_document(&read_input(&args.file)?)?;
     validate_job(&props, now)?;
-    kairos_core::validate::normalize(&mut props);
     // Echo the canonical form: secrets are write-only and never serialized.
-    let canonical = serde_json::to_value(&props).unwrap_or(Value::Null);
+    let mut canonical = serde_json::to_value(&props).unwrap_or(Value::Null);
+    kairos_core::validate::normalize(&mut canonical);
     Ok(json!({ "valid": true, "properties": canonical }).to_string())
 }
 

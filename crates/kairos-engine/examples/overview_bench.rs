@@ -54,12 +54,16 @@ fn main() {
     let batch = ImportBatch {
         collections: vec![ImportCollection {
             key,
-            body: Some(json!({"location": "local", "properties": {"sku": {"name": "P20Premium"},
-                "quota": {"maxJobCount": jobs}, "calendars": {"holidays": {"dates": ["2026-06-15"]}}}})),
+            body: Some(
+                json!({"location": "local", "properties": {"sku": {"name": "P20Premium"},
+                "quota": {"maxJobCount": jobs}, "calendars": {"holidays": {"dates": ["2026-06-15"]}}}}),
+            ),
             jobs: list,
         }],
     };
-    let report = engine.import(&batch, ImportOptions::default(), &|_, _| {}).unwrap();
+    let report = engine
+        .import(&batch, ImportOptions::default(), &|_, _| {})
+        .unwrap();
     assert!(report.written);
     let query = OverviewQuery {
         from: now,

@@ -141,28 +141,26 @@ pub fn truncate_to_second(t: DateTime<Utc>) -> DateTime<Utc> {
     DateTime::from_timestamp(t.timestamp(), 0).unwrap_or(t)
 }
 
-/// The canonical form of what validation accepted: HTTP methods upper-case and storage account
-/// names lower-case, in the action and the error action. (The engine applies the same rules to
-/// the JSON it stores.)
-pub fn normalize(props: &mut JobProperties) {
-    let Some(action) = props.action.as_mut() else {
+/// The canonical form of what validation accepted, on a job's properties as JSON (what the
+/// engine stores and what `kairos validate` prints): HTTP methods upper-case and storage
+/// account names lower-case, in the action and the error action. JSON, not the model types, so
+/// members the model does not know and secrets (which the model never serializes) stay.
+pub fn normalize(properties: &mut serde_json::Value) {
+    let Some(action) = properties.get_mut("action") else {
         return;
     };
     normalize_action(action);
-    if let Some(error_action) = action.error_action.as_mut() {
+    if let Some(error_action) = action.get_mut("errorAction") {
         normalize_action(error_action);
     }
 }
 
-fn normalize_action(action: &mut crate::model::JobAction) {
-    if let Some(m) = action.request.as_mut().and_then(|r| r.method.as_mut()) {
+fn normalize_action(action: &mut serde_json::Value) {
+    use serde_json::Value;
+    if let Some(Value::String(m)) = action.pointer_mut("/request/method") {
         *m = m.trim().to_ascii_uppercase();
     }
-    if let Some(a) = action
-        .queue_message
-        .as_mut()
-        .and_then(|q| q.storage_account.as_mut())
-    {
+    if let Some(Value::String(a)) = action.pointer_mut("/queueMessage/storageAccount") {
         *a = a.trim().to_ascii_lowercase();
     }
 }

@@ -296,7 +296,7 @@ pub(crate) fn prepare_row(
         }
     }
     let state = props.state.unwrap_or(JobState::Enabled);
-    normalize_action_fields(&mut properties);
+    kairos_core::validate::normalize(&mut properties);
     fill_certificate_facts(&mut properties)?;
     let json = properties.to_string();
     // A stored definition that cannot be read (a PUT replacing a damaged row) restarts the series.
@@ -407,27 +407,6 @@ fn fill_certificate_facts(properties: &mut Value) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// HTTP methods are stored upper-case (`post` becomes `POST`) and storage account names
-/// lower-case (`myStorageAccount` is `mystorageaccount`), in the action and error action.
-fn normalize_action_fields(properties: &mut Value) {
-    let Some(action) = properties.get_mut("action") else {
-        return;
-    };
-    normalize_action(action);
-    if let Some(error_action) = action.get_mut("errorAction") {
-        normalize_action(error_action);
-    }
-}
-
-fn normalize_action(action: &mut Value) {
-    if let Some(Value::String(m)) = action.pointer_mut("/request/method") {
-        *m = m.trim().to_ascii_uppercase();
-    }
-    if let Some(Value::String(a)) = action.pointer_mut("/queueMessage/storageAccount") {
-        *a = a.trim().to_ascii_lowercase();
-    }
 }
 
 /// `body.properties` of a PUT/PATCH body, which must be an object.
