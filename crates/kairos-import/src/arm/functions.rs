@@ -376,7 +376,7 @@ fn first_or_last(first: bool, value: &Value) -> Result<Value, ArmError> {
 }
 
 fn create_object(f: &str, pairs: &[Value]) -> Result<Value, ArmError> {
-    if pairs.len() % 2 != 0 {
+    if !pairs.len().is_multiple_of(2) {
         return Err(ArmError::arguments(f, "takes names and values in pairs"));
     }
     let mut out = Map::new();

@@ -1,3 +1,4 @@
 //! kairos-import's tests, one binary (docs/architecture.md, "Layout choices").
 
+mod arm;
 mod plan;
