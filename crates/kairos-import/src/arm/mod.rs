@@ -26,9 +26,11 @@ pub use unique::unique_string;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-/// The Scheduler API versions a template may use. Their resource bodies have the same shape for
-/// what Kairos reads (2014-08-01-preview, 2016-01-01 and 2016-03-01 publish the same job and
-/// collection properties; 2016-03-01 added nothing a template sets), so all three are read alike.
+/// The Scheduler API versions a template may use, all read alike. Their published schemas differ
+/// in two places only: the older two list just `type` for an HTTP authentication (Kairos reads
+/// the fields of all three kinds whatever the version, as the service did), and name the premium
+/// plan `Premium` where 2016-03-01 has `P10Premium` and `P20Premium` (read as `P10Premium`, with
+/// a note).
 pub const SCHEDULER_API_VERSIONS: [&str; 3] = ["2014-08-01-preview", "2016-01-01", "2016-03-01"];
 
 /// The deployment a template is read for: what `resourceGroup()`, `subscription()`,

@@ -271,6 +271,7 @@ impl Walk<'_> {
             }
             if !failed {
                 body.entry("properties").or_insert_with(|| json!({}));
+                self.old_premium_sku(raw, &mut body, &label);
                 self.plan.collections[index].body = Some(Value::Object(body));
             }
         }
@@ -278,6 +279,24 @@ impl Walk<'_> {
             for (j, child) in children.iter().enumerate() {
                 self.resource(child, format!("{source}.resources[{j}]"), Some(name));
             }
+        }
+    }
+
+    /// 2014-08-01-preview and 2016-01-01 name one premium plan `Premium`; 2016-03-01 (which
+    /// Kairos speaks) split it into `P10Premium` and `P20Premium`. The old name is read as the
+    /// smaller one, and said.
+    fn old_premium_sku(&mut self, raw: &Value, body: &mut Map<String, Value>, label: &str) {
+        let old_version = raw.get("apiVersion").and_then(Value::as_str) != Some("2016-03-01");
+        let sku = body
+            .get_mut("properties")
+            .and_then(|p| p.pointer_mut("/sku/name"));
+        if let Some(name) = sku.filter(|n| {
+            old_version
+                && n.as_str()
+                    .is_some_and(|s| s.eq_ignore_ascii_case("premium"))
+        }) {
+            *name = json!("P10Premium");
+            self.note(label, "properties.sku.name: the older API versions' 'Premium' is read as 2016-03-01's 'P10Premium'");
         }
     }
 

@@ -469,3 +469,26 @@ fn export_names_secrets_and_extensions() {
         ]
     );
 }
+
+#[test]
+fn an_older_api_versions_premium_sku_is_read_as_p10_premium() {
+    let template = json!({"resources": [{
+        "type": "Microsoft.Scheduler/jobCollections",
+        "apiVersion": "2016-01-01",
+        "name": "c",
+        "properties": {"sku": {"name": "Premium"}},
+    }]});
+    let plan = import_template(&template, None, &ctx());
+    assert_eq!(plan.problems, []);
+    assert_eq!(
+        plan.collections[0].body,
+        Some(json!({"properties": {"sku": {"name": "P10Premium"}}}))
+    );
+    assert_eq!(
+        plan.notes,
+        [Skipped {
+            source: "resources[0] (jobCollections 'c')".into(),
+            reason: "properties.sku.name: the older API versions' 'Premium' is read as 2016-03-01's 'P10Premium'".into(),
+        }]
+    );
+}
