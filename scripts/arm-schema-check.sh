@@ -8,4 +8,4 @@ cd "$(dirname "$0")/.."
 venv="${KAIROS_SCHEMA_VENV:-$HOME/.cache/kairos-schema-venv}"
 bash scripts/python-venv.sh "$venv" crates/kairos-import/tests/schemas/requirements.txt
 export PYTHONDONTWRITEBYTECODE=1  # leave nothing behind in the work tree
-exec "$venv/bin/python" -m pytest -q crates/kairos-import/tests/schemas "$@"
+exec "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/kairos-import/tests/schemas "$@"
