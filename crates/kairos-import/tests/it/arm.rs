@@ -492,3 +492,80 @@ fn an_older_api_versions_premium_sku_is_read_as_p10_premium() {
         }]
     );
 }
+
+#[test]
+fn what_a_template_may_hold_that_kairos_refuses() {
+    let problems = |template: Value| -> Vec<(String, String)> {
+        import_template(&template, None, &ctx())
+            .problems
+            .into_iter()
+            .map(|p| (p.source, p.reason))
+            .collect()
+    };
+    let owned = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(s, r)| (s.to_string(), r.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        problems(json!({"resources": {"j": http_job("c/j", "https://example.com/")}})),
+        owned(&[(
+            "resources",
+            "resources with symbolic names (languageVersion 2.0) are not supported"
+        )])
+    );
+    assert_eq!(
+        problems(
+            json!({"variables": {"copy": []}, "functions": [{"namespace": "x"}], "resources": []})
+        ),
+        owned(&[
+            ("variables.copy", "variable copy loops are not supported"),
+            (
+                "functions",
+                "user-defined template functions are not supported"
+            ),
+        ])
+    );
+    let mut conditioned = http_job("c/j", "https://example.com/");
+    conditioned["condition"] = json!("[parameters('on')]");
+    assert_eq!(
+        problems(
+            json!({"parameters": {"on": {"type": "string", "defaultValue": "yes"}}, "resources": [conditioned]})
+        ),
+        owned(&[("resources[0]", "condition: must be a boolean, not \"yes\"")])
+    );
+    let mut looped = http_job("[concat('c/', copyIndex())]", "https://example.com/");
+    looped["copy"] = json!({"name": "l", "count": "[variables('nope')]"});
+    assert_eq!(
+        problems(json!({"resources": [looped]})),
+        owned(&[(
+            "resources[0]",
+            "copy.count: the template has no variable 'nope'"
+        )])
+    );
+    assert_eq!(
+        problems(
+            json!({"parameters": {"k": {"type": "securestring"}},
+                        "resources": []})
+            .clone()
+        ),
+        owned(&[(
+            "parameters.k",
+            "the parameter 'k' has no value (give one in the parameters file)"
+        )])
+    );
+    let file = json!({"k": {"reference": {"keyVault": {"id": "/x"}, "secretName": "s"}}});
+    let plan = import_template(
+        &json!({"parameters": {"k": {"type": "securestring"}}, "resources": []}),
+        Some(&file),
+        &ctx(),
+    );
+    assert_eq!(
+        plan.problems,
+        [Skipped {
+            source: "parameters.k".into(),
+            reason: "a Key Vault reference cannot be read by Kairos: give the value itself".into(),
+        }]
+    );
+}
