@@ -21,6 +21,9 @@ else
   cargo test --workspace --all-targets --no-fail-fast
 fi
 
+echo "== The ARM export against Azure's schemas (pytest, jsonschema)"
+bash scripts/arm-schema-check.sh
+
 echo "== End-to-end: the Azure Python SDK against a real kairos serve"
 bash scripts/e2e.sh
 

@@ -3,6 +3,7 @@
 //! turns stored collections and jobs back into a document. No IO and no clock: the CLI and the
 //! desktop read the files, the engine writes the plan (all or nothing, or what it can).
 
+pub mod arm;
 pub mod bundle;
 pub mod format;
 pub mod plan;

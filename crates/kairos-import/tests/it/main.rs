@@ -1,4 +1,5 @@
 //! kairos-import's tests, one binary (docs/architecture.md, "Layout choices").
 
+mod arm;
 mod bundle;
 mod plan;
