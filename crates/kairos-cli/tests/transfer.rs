@@ -276,7 +276,11 @@ fn what_if_writes_nothing_and_existing_jobs_are_skipped_or_replaced() {
 
     let out = run(&["import", &file, "--replace"], &at, None);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
-    assert!(stdout(&out).contains("3 replaced"), "{}", describe(&out));
+    assert!(
+        stdout(&out).contains("jobs: 0 created, 3 replaced"),
+        "{}",
+        describe(&out)
+    );
     assert_eq!(body(&at), "changed");
 }
 
@@ -364,5 +368,106 @@ fn import_and_export_over_the_rest_api() {
         out.status.code(),
         Some(3),
         "the collection was removed again"
+    );
+}
+
+/// The ARM example (written as Azure's quickstart templates are) imports with the expected
+/// report; without its parameters file it is refused, naming each parameter; exported again as a
+/// template it re-imports to the same jobs once the secrets' parameters are given.
+#[test]
+fn an_arm_template_imports_with_its_report_and_round_trips() {
+    let tmp = tempfile::tempdir().unwrap();
+    let at = local(&tmp.path().join("one"));
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/arm");
+    let template = format!("{examples}/scheduler-jobs.json");
+    let parameters = format!("{examples}/scheduler-jobs.parameters.json");
+
+    let out = run(&["import", &template, "--json"], &at, None);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let report = json_of(&out);
+    assert_eq!(report["written"], false);
+    let refused: Vec<_> = report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["source"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        refused.contains(&"parameters.reportPassword".to_string()),
+        "{report}"
+    );
+
+    let out = run(
+        &["import", &template, "--parameters", &parameters, "--json"],
+        &at,
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let report = json_of(&out);
+    assert_eq!(report["written"], true);
+    let jobs: Vec<(String, String)> = report["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| {
+            Some((
+                i["job"].as_str()?.to_string(),
+                i["source"].as_str()?.to_string(),
+            ))
+        })
+        .collect();
+    let want = [
+        ("heartbeat", "resources[0].resources[0]"),
+        ("nightly-report", "resources[1]"),
+        ("cleanup-queue", "resources[2]"),
+        ("orders-sweep", "resources[3]"),
+        ("warmup-westeurope", "resources[4] copy 0"),
+        ("warmup-northeurope", "resources[4] copy 1"),
+        ("warmup-eastus", "resources[4] copy 2"),
+    ]
+    .map(|(j, s)| (j.to_string(), s.to_string()));
+    assert_eq!(jobs, want);
+    let notes: Vec<_> = report["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["source"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(notes, ["outputs", "resources[5]", "resources[6]"]);
+    let collection = report["items"][0]["collection"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        collection.starts_with("jobs-"),
+        "uniqueString names it: {collection}"
+    );
+
+    // Out as a template, in again elsewhere: the same jobs, once the secrets are given.
+    let out = run(&["export", "--arm", &collection], &at, None);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let exported = write(tmp.path(), "exported.json", &stdout(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        stderr.contains("securestring parameter 'nightlyReportPassword'"),
+        "{stderr}"
+    );
+    let secrets = json!({"parameters": {
+        "nightlyReportPassword": {"value": "correct-horse"},
+        "cleanupQueueSasToken": {"value": "?sv=2019-02-02&sig=abc"},
+        "ordersSweepSasKey": {"value": "c2VjcmV0LWtleQ=="}}});
+    let secrets = write(tmp.path(), "secrets.json", &secrets.to_string());
+    let two = local(&tmp.path().join("two"));
+    let out = run(&["import", &exported, "--parameters", &secrets], &two, None);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let bundle = |at: &[String]| {
+        let out = run(&["export", &collection], at, None);
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        json_of(&out)["collections"][0]["jobs"].clone()
+    };
+    assert_eq!(
+        bundle(&two),
+        bundle(&at),
+        "the same jobs after a template round trip"
     );
 }

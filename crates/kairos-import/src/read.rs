@@ -1,6 +1,7 @@
 //! One entry point for every front end: a document's text in, its import plan out. The CLI and
 //! the desktop call this, so a file imports the same way from both.
 
+use crate::arm::{self, DeploymentContext};
 use crate::bundle::{Bundle, BundleError};
 use crate::format::Format;
 use crate::plan::ImportPlan;
@@ -53,20 +54,36 @@ impl ReadError {
     }
 }
 
+/// What `resourceGroup().location` is for a template imported here: the location the desktop's
+/// collections have.
+pub const DEPLOYMENT_LOCATION: &str = "local";
+/// What `deployment().name` is for a template imported here.
+pub const DEPLOYMENT_NAME: &str = "kairos-import";
+
 /// Read `text` into what importing it would write.
 pub fn read(text: &str, options: &ReadOptions) -> Result<ImportPlan, ReadError> {
-    let format = match options.format {
-        Some(Format::Crontab) => Format::Crontab,
-        given => {
-            let value = kairos_core::document::parse_lenient_json(text)
-                .map_err(|e| ReadError::NotJson(e.first().message.clone()))?;
-            let found = Format::of_json(&value).ok_or(ReadError::UnknownFormat)?;
-            given.unwrap_or(found)
-        }
-    };
-    match format {
+    if options.format == Some(Format::Crontab) {
+        return Err(ReadError::Unavailable("crontab"));
+    }
+    let value = kairos_core::document::parse_lenient_json(text)
+        .map_err(|e| ReadError::NotJson(e.first().message.clone()))?;
+    let found = Format::of_json(&value).ok_or(ReadError::UnknownFormat)?;
+    match options.format.unwrap_or(found) {
         Format::Bundle => Ok(Bundle::parse(text)?.into_plan(options.passphrase.as_deref())?),
-        Format::Template => Err(ReadError::Unavailable("ARM template")),
+        Format::Template => {
+            let deployment = DeploymentContext {
+                subscription_id: options.subscription.clone(),
+                resource_group: options.resource_group.clone(),
+                location: DEPLOYMENT_LOCATION.to_string(),
+                deployment_name: DEPLOYMENT_NAME.to_string(),
+                now: options.now,
+            };
+            Ok(arm::import_template(
+                &value,
+                options.parameters.as_ref(),
+                &deployment,
+            ))
+        }
         Format::Crontab => Err(ReadError::Unavailable("crontab")),
     }
 }

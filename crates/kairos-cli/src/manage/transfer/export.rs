@@ -6,7 +6,9 @@ use super::passphrase;
 use crate::manage::backend::{collection_key, Failure, Outcome, EXIT_FAILURE};
 use crate::manage::{Context, Target};
 use clap::Args;
+use kairos_engine::export::CollectionExport;
 use kairos_import::bundle::{secret_key, Bundle, BundleCollection, BundleJob, Secrets};
+use serde_json::Value;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -51,9 +53,12 @@ impl ExportArgs {
         for key in &keys {
             exports.push(context.backend.export_collection(key, self.with_secrets)?);
         }
-        if self.arm || self.crontab {
+        if self.arm {
+            return self.write(arm_template(&exports[0]));
+        }
+        if self.crontab {
             return Err(Failure::bad_input(
-                if self.arm { "--arm" } else { "--crontab" },
+                "--crontab",
                 "this export format is not available in this build",
             ));
         }
@@ -95,7 +100,29 @@ impl ExportArgs {
         })?;
         self.write(bundle.to_text())
     }
+}
 
+/// The collection as an ARM template; what a user must know about it goes to stderr: the
+/// parameters a deployment asks for (the secrets) and the parts Azure does not know.
+fn arm_template(export: &CollectionExport) -> String {
+    let jobs: Vec<(String, Value)> = export
+        .jobs
+        .iter()
+        .map(|j| (j.name.clone(), j.body.clone()))
+        .collect();
+    let out = kairos_import::arm::export_template(&export.key.name, &export.body, &jobs);
+    for (parameter, job, path) in &out.secret_parameters {
+        eprintln!("kairos export: {job}: {path} is the securestring parameter '{parameter}' (given at deployment)");
+    }
+    for (job, what) in &out.azure_incompatible {
+        eprintln!("kairos export: {job}: {what} is a Kairos extension; Azure would refuse it");
+    }
+    let mut text = serde_json::to_string_pretty(&out.template).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+impl ExportArgs {
     /// The document on stdout, or into `--output` (then nothing on stdout).
     fn write(&self, text: String) -> Outcome<String> {
         let Some(path) = &self.output else {

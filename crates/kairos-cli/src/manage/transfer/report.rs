@@ -99,9 +99,14 @@ impl Summary<'_> {
                 .count()
         };
         let mut parts = Vec::new();
+        let (created, replaced) = if r.written {
+            ("created", "replaced")
+        } else {
+            ("to create", "to replace")
+        };
         for (outcome, word) in [
-            (ImportOutcome::Created, "created"),
-            (ImportOutcome::Replaced, "replaced"),
+            (ImportOutcome::Created, created),
+            (ImportOutcome::Replaced, replaced),
             (ImportOutcome::Skipped, "skipped"),
             (ImportOutcome::Failed, "failed"),
         ] {
