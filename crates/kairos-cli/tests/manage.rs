@@ -965,7 +965,7 @@ fn local_backend_creates_command_jobs_and_a_server_runs_them() {
         &["jobs", "put", "c1", "j1", "-"],
         &at,
         Some(&job),
-        Text(&["j1", "Enabled"]),
+        Text(&["j1", "Enabled", "run printf %s from the cli"]),
     );
     check(
         "run",
