@@ -21,7 +21,7 @@ use super::command_unix as os;
 use super::command_windows as os;
 use super::{AttemptContext, Outcome};
 use kairos_core::valid::CommandAction;
-use process_wrap::tokio::CommandWrap;
+use process_wrap::tokio::{ChildWrapper, CommandWrap};
 use std::collections::VecDeque;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
@@ -60,9 +60,10 @@ pub(super) async fn execute(c: &CommandAction, ctx: &AttemptContext) -> Outcome 
     let mut wrapped = CommandWrap::from(command);
     os::contain(&mut wrapped);
     let mut child = match wrapped.spawn() {
-        Ok(child) => child,
+        Ok(child) => Tree(Some(child)),
         Err(e) => return Outcome::failed(spawn_failure(c, &e)),
     };
+    let child = child.get();
     let stdout = child.stdout().take().map(|o| tokio::spawn(tail(o)));
     let stderr = child.stderr().take().map(|e| tokio::spawn(tail(e)));
 
@@ -94,6 +95,27 @@ pub(super) async fn execute(c: &CommandAction, ctx: &AttemptContext) -> Outcome 
             section("stdout", &out),
             section("stderr", &err)
         ),
+    }
+}
+
+/// The running program, killed with everything it started when the attempt is dropped before
+/// the program ends (the runner stopping): tokio's own kill-on-drop kills the leader only.
+struct Tree(Option<Box<dyn ChildWrapper>>);
+
+impl Tree {
+    fn get(&mut self) -> &mut Box<dyn ChildWrapper> {
+        self.0.as_mut().expect("present until dropped")
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            // Nothing to do for a program that has ended and was reaped.
+            if matches!(child.try_wait(), Ok(None)) {
+                let _ = child.start_kill();
+            }
+        }
     }
 }
 
@@ -287,6 +309,66 @@ mod tests {
             s.starts_with("\nstdout (last 4096 of 20000 bytes):\n"),
             "{s}"
         );
+    }
+
+    /// Whether a process runs (a zombie does not: in a container nobody may reap it).
+    #[cfg(target_os = "linux")]
+    fn alive(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_dropped_attempt_kills_the_whole_tree() {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let c = CommandAction {
+            program: format!("sleep 100 & echo $! > {}; wait", pidfile.display()),
+            arguments: vec![],
+            working_directory: None,
+            environment: vec![],
+            timeout: Duration::from_secs(100),
+            success_exit_codes: vec![0],
+            shell: true,
+        };
+        let ctx = AttemptContext {
+            job_id: "j".into(),
+            job_collection_id: "c".into(),
+            expected_execution_time: chrono::DateTime::UNIX_EPOCH,
+            execution_tag: "t".into(),
+            client_request_id: "r".into(),
+            failure: None,
+        };
+        let task = tokio::spawn(async move { execute(&c, &ctx).await });
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let pid = loop {
+            let pid = std::fs::read_to_string(&pidfile).unwrap_or_default();
+            if pid.ends_with('\n') {
+                break pid.trim().to_string();
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the shell started sleep"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        };
+        assert!(alive(&pid));
+        task.abort();
+        let _ = task.await;
+        while alive(&pid) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "sleep {pid} outlived its attempt"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 
     #[test]
