@@ -435,6 +435,7 @@ pub fn get_settings(d: &Desktop) -> CommandResult<Settings> {
     Ok(Settings {
         serve_api: s.serve_api,
         api_port: s.api_port,
+        allow_commands: s.allow_commands,
         notify_on_fault: s.notify_on_fault,
         start_at_login: s.start_at_login,
     })
@@ -444,6 +445,7 @@ pub fn set_settings(d: &Desktop, new: &Settings) -> CommandResult<Settings> {
     let wanted = settings::Settings {
         serve_api: new.serve_api,
         api_port: new.api_port,
+        allow_commands: new.allow_commands,
         notify_on_fault: new.notify_on_fault,
         start_at_login: new.start_at_login,
     };

@@ -159,6 +159,8 @@ pub struct Settings {
     /// Serve the Azure Scheduler REST API on loopback (from the tray runner).
     pub serve_api: bool,
     pub api_port: u16,
+    /// Accept Command jobs over that API (they run programs as the user).
+    pub allow_commands: bool,
     /// A notification when a job without an error action faults.
     pub notify_on_fault: bool,
     pub start_at_login: bool,

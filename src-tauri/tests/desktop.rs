@@ -255,6 +255,7 @@ fn settings_round_trip_and_start_at_login_writes_an_autostart_entry() {
         Settings {
             serve_api: false,
             api_port: 7010,
+            allow_commands: false,
             notify_on_fault: false,
             start_at_login: false
         }
@@ -262,6 +263,7 @@ fn settings_round_trip_and_start_at_login_writes_an_autostart_entry() {
     let wanted = Settings {
         serve_api: true,
         api_port: 7123,
+        allow_commands: true,
         notify_on_fault: true,
         start_at_login: true,
     };

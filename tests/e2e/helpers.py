@@ -59,8 +59,10 @@ def host_path(path) -> str:
 class KairosServer:
     """One `kairos serve --listen 127.0.0.1:0 --data-dir DIR` process."""
 
-    def __init__(self, data_dir: Path, token: str | None = TOKEN, extra_env: dict | None = None):
+    def __init__(self, data_dir: Path, token: str | None = TOKEN, extra_env: dict | None = None,
+                 extra_args: list[str] | None = None):
         self.data_dir = Path(data_dir)
+        self.extra_args = extra_args or []
         self.token = token
         self.extra_env = extra_env or {}
         self.proc: subprocess.Popen | None = None
@@ -84,7 +86,8 @@ class KairosServer:
         self.stdout_lines = []
         self._stderr = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
-            kairos_command() + ["serve", "--listen", "127.0.0.1:0", "--data-dir", host_path(self.data_dir)],
+            kairos_command() + ["serve", "--listen", "127.0.0.1:0", "--data-dir", host_path(self.data_dir)]
+            + self.extra_args,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=self._stderr,

@@ -45,6 +45,22 @@ impl ApiError {
         }
     }
 
+    /// 403 `CommandActionNotAllowed`: a Command action over an API that does not allow them
+    /// (`commands.rs`).
+    pub(crate) fn command_not_allowed(target: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "CommandActionNotAllowed",
+            format!(
+                "{target}: the Command action runs a program on this machine, so the API refuses it \
+                 unless commands are allowed: start the server with `kairos serve --allow-commands`, \
+                 or turn on \"Allow Command jobs over the API\" in the desktop app's Settings; \
+                 the desktop window and `kairos jobs put` (without --url) create them freely"
+            ),
+        )
+        .with_target(target)
+    }
+
     fn with_target(mut self, target: &str) -> ApiError {
         self.body["error"]["target"] = json!(target);
         self

@@ -126,11 +126,13 @@ async fn dispatch(
         O::GetJob(key) => json(StatusCode::OK, &call(api, move |e| e.get_job(&key)).await?),
         O::PutJob(key) => {
             let body = read_json(body).await?;
+            crate::commands::check(api.allow_commands, &body)?;
             let put = call(api, move |e| e.put_job(&key, body)).await?;
             json(created_or_ok(put.created), &put.value)
         }
         O::PatchJob(key) => {
             let body = read_json(body).await?;
+            crate::commands::check(api.allow_commands, &body)?;
             json(
                 StatusCode::OK,
                 &call(api, move |e| e.patch_job(&key, body)).await?,

@@ -30,6 +30,7 @@
 mod auth;
 mod body;
 mod classic;
+mod commands;
 mod error;
 mod handlers;
 mod query;
@@ -71,16 +72,33 @@ pub(crate) struct Api {
     pub engine: Engine,
     pub token: auth::Token,
     pub throttle: throttle::Throttle,
+    /// Whether job writes may carry a Command action (`commands.rs`).
+    pub allow_commands: bool,
+}
+
+/// What a server may do beyond the Azure API.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ApiOptions {
+    /// Accept job definitions whose action or error action is `Command` (it runs a program as
+    /// the user). Off by default: see docs/semantics.md, "Command action".
+    pub allow_commands: bool,
 }
 
 /// The REST API over `engine`, for clients that send `Authorization: Bearer {token}`.
 ///
 /// An empty `token` authenticates nobody: every request gets 401.
+/// Command actions are refused (see [`router_with`]).
 pub fn router(engine: Engine, token: String) -> Router {
+    router_with(engine, token, ApiOptions::default())
+}
+
+/// [`router`], with the options a server may turn on.
+pub fn router_with(engine: Engine, token: String, options: ApiOptions) -> Router {
     let api = Arc::new(Api {
         engine,
         token: auth::Token::new(token),
         throttle: throttle::Throttle::default(),
+        allow_commands: options.allow_commands,
     });
     Router::new().fallback(handlers::handle).with_state(api)
 }

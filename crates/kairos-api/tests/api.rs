@@ -51,6 +51,10 @@ impl Reply {
 
 impl Server {
     async fn start() -> Server {
+        Server::start_with(kairos_api::ApiOptions::default()).await
+    }
+
+    async fn start_with(options: kairos_api::ApiOptions) -> Server {
         let dir = tempfile::tempdir().unwrap();
         let engine = Engine::open(EngineConfig::new(Database::File(
             dir.path().join("kairos.db"),
@@ -59,7 +63,7 @@ impl Server {
         let runner = engine.start_runner();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let router = kairos_api::router(engine, TOKEN.to_string());
+        let router = kairos_api::router_with(engine, TOKEN.to_string(), options);
         tokio::spawn(kairos_api::serve(
             listener,
             router,
@@ -819,3 +823,6 @@ async fn run_records_history_newest_first() {
     );
     s.stop().await;
 }
+
+#[path = "api/commands.rs"]
+mod commands;

@@ -66,6 +66,10 @@ pub struct ServeArgs {
     /// other non-public addresses, checked on the resolved addresses at connect time.
     #[arg(long)]
     deny_private_targets: bool,
+    /// Accept jobs whose action or error action is `Command` over the API. They run programs as
+    /// the user who runs this server, so anyone with the API token could; off by default.
+    #[arg(long)]
+    allow_commands: bool,
 }
 
 /// A timeout in seconds, fractions allowed: more than 0, at most an hour.
@@ -140,11 +144,27 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
             )
         }
     };
-    let code = runtime.block_on(run(addr, dir, token, config, args.deny_private_targets));
+    let code = runtime.block_on(run(
+        addr,
+        dir,
+        token,
+        config,
+        Guards {
+            deny_private_targets: args.deny_private_targets,
+            allow_commands: args.allow_commands,
+        },
+    ));
     // Engine calls still on the blocking pool get a moment; the database stays consistent
     // either way (every change is one transaction).
     runtime.shutdown_timeout(Duration::from_secs(1));
     code
+}
+
+/// What the server refuses or allows beyond the API's own checks.
+#[derive(Debug, Clone, Copy)]
+struct Guards {
+    deny_private_targets: bool,
+    allow_commands: bool,
 }
 
 async fn run(
@@ -152,8 +172,12 @@ async fn run(
     dir: PathBuf,
     token: String,
     config: ServeConfig,
-    deny_private_targets: bool,
+    guards: Guards,
 ) -> ExitCode {
+    let Guards {
+        deny_private_targets,
+        allow_commands,
+    } = guards;
     let mut signals = match kairos_local::shutdown::StopRequests::install() {
         Ok(signals) => signals,
         Err(e) => {
@@ -217,7 +241,12 @@ async fn run(
 
     let runner = engine.start_runner();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let router = kairos_api::router(engine, token);
+    if allow_commands {
+        tracing::warn!(
+            "--allow-commands: API clients may create jobs that run programs as this user"
+        );
+    }
+    let router = kairos_api::router_with(engine, token, kairos_api::ApiOptions { allow_commands });
     let mut server = tokio::spawn(kairos_api::serve(listener, router, config, async {
         let _ = stopped.await;
     }));

@@ -870,3 +870,46 @@ fn completions_and_man_page() {
     );
     assert!(man.starts_with(".TH"), "{}", &man[..man.len().min(200)]);
 }
+
+/// The local backend is the user: it stores a Command job (no --allow-commands needed), and a
+/// plain `kairos serve` runs it (the flag guards API writes, not existing jobs).
+#[cfg(unix)]
+#[test]
+fn local_backend_creates_command_jobs_and_a_server_runs_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let at = local(tmp.path());
+    check(
+        "collection",
+        &["collections", "create", "c1"],
+        &at,
+        None,
+        Text(&["c1"]),
+    );
+    // The first run a year away: only the explicit run fires it.
+    let start = (chrono::Utc::now() + chrono::Duration::days(365)).format("%Y-%m-%dT%H:%M:%SZ");
+    let job = format!(
+        r#"{{"properties": {{"startTime": "{start}", "recurrence": {{"frequency": "Day"}},
+        "action": {{"type": "Command", "command": {{"program": "printf", "arguments": ["%s", "from the cli"]}}}}}}}}"#
+    );
+    check(
+        "put a Command job",
+        &["jobs", "put", "c1", "j1", "-"],
+        &at,
+        Some(&job),
+        Text(&["j1", "Enabled", "run printf %s from the cli"]),
+    );
+    check(
+        "run",
+        &["jobs", "run", "c1", "j1"],
+        &at,
+        None,
+        Text(&["queued a run of j1"]),
+    );
+    let _server = Serve::start(tmp.path());
+    let records = wait_for_history(&at);
+    assert_eq!(records[0]["properties"]["status"], "Completed", "{records}");
+    assert_eq!(
+        records[0]["properties"]["message"],
+        "exit code 0 (success: 0)\nstdout:\nfrom the cli"
+    );
+}

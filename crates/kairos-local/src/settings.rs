@@ -12,6 +12,9 @@ pub struct Settings {
     /// Serve the Azure Scheduler REST API on loopback (from the tray runner).
     pub serve_api: bool,
     pub api_port: u16,
+    /// Accept Command jobs over that API (they run programs as the user; anyone with the API
+    /// token could). The window creates them either way.
+    pub allow_commands: bool,
     /// A notification when a job without an error action faults.
     pub notify_on_fault: bool,
     pub start_at_login: bool,
@@ -19,6 +22,7 @@ pub struct Settings {
 
 pub const SERVE_API: &str = "desktop.serveApi";
 pub const API_PORT: &str = "desktop.apiPort";
+pub const ALLOW_COMMANDS: &str = "desktop.allowCommands";
 /// The port `kairos serve` uses by default.
 pub const DEFAULT_API_PORT: u16 = 7010;
 
@@ -29,6 +33,7 @@ pub fn load(engine: &Engine) -> Result<Settings, EngineError> {
             .setting(API_PORT)?
             .and_then(|p| p.parse().ok())
             .unwrap_or(DEFAULT_API_PORT),
+        allow_commands: engine.flag(ALLOW_COMMANDS)?,
         notify_on_fault: engine.flag(NOTIFY_ON_FAULT)?,
         // What the system has registered, not what was last asked for: the user may have
         // removed it in the system's own settings.
@@ -51,6 +56,7 @@ pub fn save(engine: &Engine, new: &Settings) -> Result<(), EngineError> {
     let flag = |b: bool| if b { "true" } else { "false" };
     engine.set_setting(SERVE_API, flag(new.serve_api))?;
     engine.set_setting(API_PORT, &new.api_port.to_string())?;
+    engine.set_setting(ALLOW_COMMANDS, flag(new.allow_commands))?;
     engine.set_setting(NOTIFY_ON_FAULT, flag(new.notify_on_fault))?;
     LoginItem::tray_runner()
         .set(new.start_at_login)

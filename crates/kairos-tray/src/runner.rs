@@ -212,11 +212,14 @@ fn show_overview(engine: &Engine, ui: &Ui) {
     }
 }
 
+/// The port and options the API is served with.
+type Serving = (u16, kairos_api::ApiOptions);
+
 /// The REST API on loopback, started and stopped as the `serveApi` setting says.
 #[derive(Debug, Default)]
 struct ApiServer {
     running: Option<(
-        u16,
+        Serving,
         tokio::sync::oneshot::Sender<()>,
         tokio::task::JoinHandle<()>,
     )>,
@@ -225,23 +228,29 @@ struct ApiServer {
 impl ApiServer {
     async fn apply(&mut self, engine: &Engine, dir: &Path) {
         let wanted = match settings::load(engine) {
-            Ok(s) if s.serve_api => Some(s.api_port),
+            Ok(s) if s.serve_api => Some((
+                s.api_port,
+                kairos_api::ApiOptions {
+                    allow_commands: s.allow_commands,
+                },
+            )),
             Ok(_) => None,
             Err(e) => {
                 tracing::warn!(error = %e, "cannot read the settings");
                 return;
             }
         };
-        if self.running.as_ref().map(|(port, _, _)| *port) == wanted {
+        // A change of port or of allowCommands restarts the server.
+        if self.running.as_ref().map(|(serving, _, _)| *serving) == wanted {
             return;
         }
         self.stop().await;
-        if let Some(port) = wanted {
-            self.start(engine, dir, port).await;
+        if let Some(serving) = wanted {
+            self.start(engine, dir, serving).await;
         }
     }
 
-    async fn start(&mut self, engine: &Engine, dir: &Path, port: u16) {
+    async fn start(&mut self, engine: &Engine, dir: &Path, (port, options): Serving) {
         let token = match api_token(dir) {
             Ok(t) => t,
             Err(e) => return tracing::error!(error = %e, "cannot read the API token"),
@@ -252,7 +261,7 @@ impl ApiServer {
             Err(e) => return tracing::error!(%address, error = %e, "cannot serve the REST API"),
         };
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let router = kairos_api::router(engine.clone(), token);
+        let router = kairos_api::router_with(engine.clone(), token, options);
         let task = tokio::spawn(async move {
             let _ = kairos_api::serve(
                 listener,
@@ -266,7 +275,7 @@ impl ApiServer {
         });
         tracing::info!(%address, "REST API on");
         println!("listening on http://{address}");
-        self.running = Some((port, stop, task));
+        self.running = Some(((port, options), stop, task));
     }
 
     async fn stop(&mut self) {

@@ -313,6 +313,8 @@ export type Settings = {
 	/**  Serve the Azure Scheduler REST API on loopback (from the tray runner). */
 	serveApi: boolean,
 	apiPort: number,
+	/**  Accept Command jobs over that API (they run programs as the user). */
+	allowCommands: boolean,
 	/**  A notification when a job without an error action faults. */
 	notifyOnFault: boolean,
 	startAtLogin: boolean,

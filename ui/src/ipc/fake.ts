@@ -13,7 +13,7 @@ const fail = (code: string, message: string, errors: FieldError[] = []) =>
 
 const collections = new Map<string, CollectionSummary>();
 const jobs = new Map<string, { properties: Obj; secretsSet: string[]; summary: JobSummary }>();
-let settings: Settings = { serveApi: false, apiPort: 7010, notifyOnFault: true, startAtLogin: false };
+let settings: Settings = { serveApi: false, apiPort: 7010, allowCommands: false, notifyOnFault: true, startAtLogin: false };
 const listeners = new Set<(e: { payload: { version: number } }) => void>();
 let version = 0;
 const changed = () => { version++; setTimeout(() => listeners.forEach((l) => l({ payload: { version } })), 50); };

@@ -1,5 +1,5 @@
 // An action's form state (main action or error action) and its JSON (spec §5.1–§5.4, §7, §8,
-// plus the Kairos `Notification` action and `Exponential` retries).
+// plus the Kairos `Notification` and `Command` actions and `Exponential` retries).
 import { ACTION_TYPES, AUTH_TYPES, HTTP_METHODS, RETRY_TYPES, SB_AUTH_TYPES, TRANSPORT_TYPES, canon } from "./enums";
 import { type JsonObject, type JsonValue, type KeyValue, fromPairs, num, obj, put, rest, str, toPairs } from "./json";
 import { secretOut } from "./secrets";
@@ -26,6 +26,15 @@ export type ServiceBusForm = {
   authExtra: JsonObject; extra: JsonObject;
 };
 export type NotificationForm = { title: string; body: string; extra: JsonObject };
+/**
+ * The Command action, as text a person edits: `arguments` one per line, `environment` as
+ * NAME=value lines, `successExitCodes` as "0, 3". The engine checks the values and reports
+ * errors on their field path.
+ */
+export type CommandForm = {
+  program: string; arguments: string; shell: boolean; workingDirectory: string;
+  environment: string; timeout: string; successExitCodes: string; extra: JsonObject;
+};
 export type RetryForm = {
   /** "" = no `retryPolicy` (the engine's default: Fixed, PT30S, 4 retries). */
   type: string;
@@ -35,11 +44,13 @@ export type RetryForm = {
 export type ActionForm = {
   type: string;
   http: HttpForm; queue: QueueForm; serviceBus: ServiceBusForm; notification: NotificationForm;
+  command: CommandForm;
   retry: RetryForm;
   extra: JsonObject;
 };
 
-const KNOWN_ACTION = ["type", "request", "queueMessage", "serviceBusQueueMessage", "serviceBusTopicMessage", "notification", "retryPolicy", "errorAction"];
+const KNOWN_ACTION = ["type", "request", "queueMessage", "serviceBusQueueMessage", "serviceBusTopicMessage", "notification", "command", "retryPolicy", "errorAction"];
+const KNOWN_COMMAND = ["program", "arguments", "shell", "workingDirectory", "environment", "timeout", "successExitCodes"];
 const KNOWN_AUTH = ["type", "username", "password", "pfx", "tenant", "audience", "clientId", "secret",
   "certificateThumbprint", "certificateSubjectName", "certificateExpiration", "certificateExpirationDate"];
 
@@ -147,6 +158,48 @@ function toServiceBus(f: ServiceBusForm, topic: boolean): JsonObject {
   return out;
 }
 
+export function fromCommand(v: JsonValue | undefined): CommandForm {
+  const c = obj(v);
+  const codes = Array.isArray(c.successExitCodes) ? c.successExitCodes.map((x) => String(x)).join(", ") : "";
+  return {
+    program: str(c.program),
+    arguments: Array.isArray(c.arguments) ? c.arguments.map((x) => str(x)).join("\n") : "",
+    shell: c.shell === true,
+    workingDirectory: str(c.workingDirectory),
+    environment: Object.entries(obj(c.environment)).map(([k, x]) => `${k}=${str(x)}`).join("\n"),
+    timeout: str(c.timeout),
+    successExitCodes: codes,
+    extra: rest(c, KNOWN_COMMAND),
+  };
+}
+
+/** Lines without their line ends; empty lines are dropped (an empty argument needs the JSON tab). */
+function lines(text: string): string[] {
+  return text.split(/\r?\n/).filter((l) => l !== "");
+}
+
+export function toCommand(f: CommandForm): JsonObject {
+  const out: JsonObject = { ...f.extra };
+  put(out, "program", f.program.trim());
+  if (!f.shell) put(out, "arguments", lines(f.arguments));
+  if (f.shell) out.shell = true;
+  put(out, "workingDirectory", f.workingDirectory.trim());
+  const env: JsonObject = {};
+  for (const line of lines(f.environment)) {
+    // Split at the first "=": a value may contain "="; a line without one is a name with an
+    // empty value (the engine refuses a bad name on the environment field).
+    const at = line.indexOf("=");
+    if (at < 0) env[line.trim()] = "";
+    else env[line.slice(0, at).trim()] = line.slice(at + 1);
+  }
+  if (Object.keys(env).length) out.environment = env;
+  put(out, "timeout", f.timeout.trim());
+  const codes = f.successExitCodes.split(/[\s,]+/).filter((t) => t !== "")
+    .map((t): JsonValue => (/^-?\d+$/.test(t) ? Number(t) : t));
+  put(out, "successExitCodes", codes);
+  return out;
+}
+
 export function fromAction(json: JsonValue | undefined): ActionForm {
   const a = obj(json);
   const type = str(a.type) ? canon(str(a.type), ACTION_TYPES) : "Http";
@@ -169,6 +222,7 @@ export function fromAction(json: JsonValue | undefined): ActionForm {
     },
     serviceBus: fromServiceBus(sbSource),
     notification: { title: str(n.title), body: str(n.body), extra: rest(n, ["title", "body"]) },
+    command: fromCommand(a.command),
     retry: fromRetry(a.retryPolicy),
     extra: rest(a, KNOWN_ACTION),
   };
@@ -201,6 +255,8 @@ export function toAction(f: ActionForm): JsonObject {
     put(n, "title", f.notification.title);
     put(n, "body", f.notification.body);
     if (Object.keys(n).length) out.notification = n;
+  } else if (f.type === "Command") {
+    out.command = toCommand(f.command);
   }
   put(out, "retryPolicy", toRetry(f.retry));
   return out;

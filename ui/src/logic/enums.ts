@@ -6,7 +6,7 @@ export const FREQUENCIES = ["Minute", "Hour", "Day", "Week", "Month", "Year"] as
 export const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
 /** Monday first, as the engine's weeks (ISO 8601) and the calendar. */
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
-export const ACTION_TYPES = ["Http", "Https", "StorageQueue", "ServiceBusQueue", "ServiceBusTopic", "Notification"] as const;
+export const ACTION_TYPES = ["Http", "Https", "StorageQueue", "ServiceBusQueue", "ServiceBusTopic", "Notification", "Command"] as const;
 export const AUTH_TYPES = ["NotSpecified", "Basic", "ClientCertificate", "ActiveDirectoryOAuth"] as const;
 export const RETRY_TYPES = ["Fixed", "Exponential", "None"] as const;
 export const JOB_STATES = ["Enabled", "Disabled", "Completed", "Faulted"] as const;

@@ -88,6 +88,12 @@ export function SettingsView() {
             </div>
           </div>
         ) : settings.serveApi ? <p class="muted">Starting…</p> : <p class="muted">Not serving.</p>}
+        <label>
+          <input id="setting-allow-commands" type="checkbox" role="switch" checked={settings.allowCommands}
+            onChange={(e) => save({ allowCommands: e.currentTarget.checked })} />
+          Allow Command jobs over the API
+        </label>
+        <p class="muted">A Command job runs a program as you, so anyone holding the API token could run programs on this computer; this window creates Command jobs either way.</p>
       </fieldset>
       <fieldset>
         <legend>Notifications and start-up</legend>

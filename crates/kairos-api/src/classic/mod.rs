@@ -164,6 +164,7 @@ async fn dispatch(
                 None,
                 job::Write::Whole,
             )?;
+            crate::commands::check(api.allow_commands, &arm)?;
             let job_key = key.job(&id);
             let put = call(api, move |e| e.create_job(&job_key, arm)).await?;
             let mut response = json(StatusCode::CREATED, &job::from_arm(&put.value, &id)?)?;
@@ -186,6 +187,7 @@ async fn dispatch(
                 Some(&name),
                 job::Write::Whole,
             )?;
+            crate::commands::check(api.allow_commands, &arm)?;
             let put = call(api, move |e| e.put_job(&key, arm)).await?;
             let status = if put.created {
                 StatusCode::CREATED
@@ -201,6 +203,7 @@ async fn dispatch(
                 Some(&name),
                 job::Write::Patch,
             )?;
+            crate::commands::check(api.allow_commands, &arm)?;
             let def = call(api, move |e| e.patch_job(&key, arm)).await?;
             json(StatusCode::OK, &job::from_arm(&def, &name)?)
         }

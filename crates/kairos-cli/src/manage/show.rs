@@ -136,6 +136,18 @@ fn destination(action: &Value) -> String {
             ]),
         ),
         "notification" => format!("\"{}\"", text(action, "/notification/title")),
+        // The program and its arguments as one line (a shell line is shown as written).
+        "command" => {
+            let mut line = text(action, "/command/program");
+            let arguments = action
+                .pointer("/command/arguments")
+                .and_then(Value::as_array);
+            for a in arguments.into_iter().flatten() {
+                line.push(' ');
+                line.push_str(a.as_str().unwrap_or_default());
+            }
+            format!("run {line}")
+        }
         _ => "-".into(),
     }
 }

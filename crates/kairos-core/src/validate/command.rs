@@ -17,7 +17,9 @@ pub const MAX_COMMAND_LINE: usize = 32_767;
 pub const MAX_COMMAND_ARGUMENTS: usize = 1024;
 pub const MAX_ENVIRONMENT_VARIABLES: usize = 256;
 pub const MAX_SUCCESS_EXIT_CODES: usize = 64;
-/// Exit codes: negative on Unix (signals are not codes), 32-bit unsigned on Windows.
+/// Exit codes: Unix reports 0..=255 (a signal death has no code, so a negative code never
+/// matches there); Windows codes are 32-bit unsigned, which std reports as `i32`, so both
+/// readings are accepted and the executor compares both.
 const EXIT_CODE_RANGE: std::ops::RangeInclusive<i64> = -2_147_483_648..=4_294_967_295;
 
 pub(super) fn check_command(

@@ -984,4 +984,15 @@ fn unknown_and_read_only_fields() {
         &with_action(json!({"type": "notification", "notification": {"title": "t", "body": "b"}})),
         json!({"action": {"notification": {"title": "t", "body": "b"}, "type": "Notification"}}),
     );
+    // Command, our own action: every field survives, the timeout is written as ISO 8601.
+    check(
+        &with_action(json!({"type": "command", "command": {
+            "program": "/usr/bin/backup", "arguments": ["--all", "a b"], "workingDirectory": "/srv",
+            "environment": {"B": "2", "A": "1"}, "timeout": "01:30:00",
+            "successExitCodes": [0, 3], "shell": false}})),
+        json!({"action": {"command": {
+            "program": "/usr/bin/backup", "arguments": ["--all", "a b"], "workingDirectory": "/srv",
+            "environment": {"B": "2", "A": "1"}, "timeout": "PT1H30M",
+            "successExitCodes": [0, 3], "shell": false}, "type": "Command"}}),
+    );
 }

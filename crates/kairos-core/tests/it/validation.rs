@@ -2253,3 +2253,130 @@ fn exponential_retry_policy() {
         );
     }
 }
+
+/// A job whose action is `Command` with this `command` object.
+fn command(spec: &str) -> String {
+    job(&format!(r#"{{"type":"Command","command":{spec}}}"#))
+}
+
+#[test]
+fn command_rules() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            r#"{}"#,
+            &[(
+                "properties.action.command.program",
+                "is required: the program",
+            )],
+        ),
+        (
+            r#"{"program":"  "}"#,
+            &[("properties.action.command.program", "is required")],
+        ),
+        (
+            r#"{"shell":true}"#,
+            &[(
+                "properties.action.command.program",
+                "the command line to run",
+            )],
+        ),
+        (
+            r#"{"program":"echo hi","shell":true,"arguments":["x"]}"#,
+            &[(
+                "properties.action.command.arguments",
+                "must be empty when shell is true",
+            )],
+        ),
+        (r#"{"program":"ls","shell":false,"arguments":["-l"]}"#, OK),
+        (
+            r#"{"program":"ls","workingDirectory":"tmp/work"}"#,
+            &[(
+                "properties.action.command.workingDirectory",
+                "must be an absolute path",
+            )],
+        ),
+        (r#"{"program":"ls","workingDirectory":"/tmp"}"#, OK),
+        (r#"{"program":"ls","workingDirectory":"C:\\Users\\me"}"#, OK),
+        (
+            r#"{"program":"ls","workingDirectory":"\\\\server\\share"}"#,
+            OK,
+        ),
+        (
+            r#"{"program":"ls","environment":{"A=B":"x"}}"#,
+            &[(
+                "properties.action.command.environment",
+                "'A=B' is not a variable name",
+            )],
+        ),
+        (
+            r#"{"program":"ls","environment":{"":"x"}}"#,
+            &[(
+                "properties.action.command.environment",
+                "is not a variable name",
+            )],
+        ),
+        (r#"{"program":"ls","environment":{"A":"x=y"}}"#, OK),
+        (
+            r#"{"program":"ls","timeout":"PT0S"}"#,
+            &[("properties.action.command.timeout", "between PT1S and P7D")],
+        ),
+        (
+            r#"{"program":"ls","timeout":"P8D"}"#,
+            &[("properties.action.command.timeout", "between PT1S and P7D")],
+        ),
+        (r#"{"program":"ls","timeout":"PT1S"}"#, OK),
+        (r#"{"program":"ls","timeout":"P7D"}"#, OK),
+        (
+            r#"{"program":"ls","successExitCodes":[]}"#,
+            &[(
+                "properties.action.command.successExitCodes",
+                "at least one exit code",
+            )],
+        ),
+        (
+            r#"{"program":"ls","successExitCodes":[0,4294967296]}"#,
+            &[(
+                "properties.action.command.successExitCodes[1]",
+                "4294967296 is not an exit code",
+            )],
+        ),
+        (
+            r#"{"program":"ls","successExitCodes":[0,4294967295,-1]}"#,
+            OK,
+        ),
+    ];
+    for (spec, expected) in cases {
+        check(command(spec), expected);
+    }
+    // The payload is required, as for every action type.
+    check(
+        job(r#"{"type":"Command"}"#),
+        &[("properties.action.command", "")],
+    );
+}
+
+#[test]
+fn command_defaults_are_applied() {
+    let valid = check(command(r#"{"program":" backup.sh "}"#), OK).unwrap();
+    let ActionKind::Command(c) = valid.action.kind else {
+        panic!("a Command action: {:?}", valid.action.kind);
+    };
+    assert_eq!(c.program, "backup.sh", "trimmed");
+    assert!(c.arguments.is_empty());
+    assert_eq!(c.working_directory, None, "the runner uses the user's home");
+    assert!(c.environment.is_empty());
+    assert_eq!(c.timeout, Duration::from_secs(3600));
+    assert_eq!(c.success_exit_codes, vec![0]);
+    assert!(!c.shell);
+
+    // An error action may be a Command too.
+    let valid = check(
+        job(r#"{"type":"Notification","errorAction":{"type":"Command","command":{"program":"true"}}}"#),
+        OK,
+    )
+    .unwrap();
+    assert!(matches!(
+        valid.action.error_action.unwrap().kind,
+        ActionKind::Command(_)
+    ));
+}

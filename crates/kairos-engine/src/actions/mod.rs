@@ -8,6 +8,11 @@
 //! `x-ms-scheduler-expected-execution-time`, `x-ms-execution-tag` and `x-ms-client-request-id`.
 
 mod client_cert;
+mod command;
+#[cfg(unix)]
+mod command_unix;
+#[cfg(windows)]
+mod command_windows;
 mod http;
 mod notification;
 #[cfg(target_os = "linux")]
@@ -24,6 +29,7 @@ mod storage_queue;
 mod system_notifier;
 
 pub use client_cert::{certificate_facts, CertificateError, CertificateFacts};
+pub use command::TAIL_BYTES as COMMAND_TAIL_BYTES;
 pub(crate) use notification::failure_summary;
 pub use notification::{DbusNotifier, Note, Notifier, NotifyError, NotifyFuture, OnClick};
 pub use private::non_public_range;
@@ -227,9 +233,8 @@ impl Executor {
                 service_bus::execute(&self.client, &self.config, m, true, ctx).await
             }
             ActionKind::Notification(n) => notification::execute(&self.config, n, ctx).await,
-            ActionKind::Command(_) => {
-                Outcome::failed("the Command action cannot run in this build yet")
-            }
+            // Not bounded by `timeout` (the HTTP one): the command's own timeout governs.
+            ActionKind::Command(c) => command::execute(c, ctx).await,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! and a manual clock, so the tests move time instead of sleeping and wait for the runner to go
 //! idle before asserting that nothing happened.
 
+mod command;
 mod faults;
 mod harness;
 mod retention;

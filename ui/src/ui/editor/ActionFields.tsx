@@ -2,6 +2,7 @@
 // prefixed "err-"). Only the chosen type's fields are shown; the others keep their values.
 import type { ActionForm } from "../../logic/actionForm";
 import { isStored } from "../../logic/secrets";
+import { CommandFields } from "./CommandFields";
 import { HttpFields } from "./HttpFields";
 import { NotificationFields, ServiceBusFields, StorageQueueFields } from "./MessageFields";
 import { type Option, SelectField } from "./fields";
@@ -13,6 +14,7 @@ const TYPES: Option[] = [
   ["ServiceBusQueue", "Service Bus queue message"],
   ["ServiceBusTopic", "Service Bus topic message"],
   ["Notification", "Desktop notification"],
+  ["Command", "Run a program on this computer"],
 ];
 
 export type ActionProps = {
@@ -41,6 +43,8 @@ export function ActionFields({ prefix, base, value, onChange, secretsSet }: Acti
           stored={stored(t === "ServiceBusTopic" ? "serviceBusTopicMessage.authentication.sasKey" : "serviceBusQueueMessage.authentication.sasKey")} />}
       {t === "Notification" &&
         <NotificationFields prefix={prefix} value={value.notification} onChange={(notification) => set({ notification })} />}
+      {t === "Command" &&
+        <CommandFields prefix={prefix} value={value.command} onChange={(command) => set({ command })} />}
     </>
   );
 }

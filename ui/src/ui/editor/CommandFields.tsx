@@ -1,0 +1,38 @@
+// The Command action's fields: a local program run as the user (docs/semantics.md,
+// "Command action"). Paths are typed; there is no file picker yet.
+import type { CommandForm } from "../../logic/actionForm";
+import { FieldErrors, TextArea, TextField, invalidAttrs, useFieldErrors } from "./fields";
+
+type Props = { prefix: string; value: CommandForm; onChange: (v: CommandForm) => void };
+
+export function CommandFields({ prefix: p, value, onChange }: Props) {
+  const set = (patch: Partial<CommandForm>) => onChange({ ...value, ...patch });
+  const shellId = `${p}cmd-shell`;
+  const shellErrors = useFieldErrors(shellId);
+  return (
+    <>
+      <label>
+        <input id={shellId} type="checkbox" checked={value.shell} {...invalidAttrs(shellId, shellErrors)}
+          onChange={(e) => set({ shell: e.currentTarget.checked })} />
+        Run through the shell (sh -c, or cmd /C on Windows)
+      </label>
+      <FieldErrors id={shellId} errors={shellErrors} />
+      <TextField id={`${p}cmd-program`} label={value.shell ? "Command line" : "Program"} value={value.program} mono
+        placeholder={value.shell ? "backup.sh --all && echo done" : "/usr/bin/rsync, or a name on PATH"}
+        onInput={(program) => set({ program })} />
+      {!value.shell &&
+        <TextArea id={`${p}cmd-arguments`} label="Arguments" hint="One per line, passed as they are (no shell: ; and $ are plain text)."
+          value={value.arguments} mono rows={3} onInput={(args) => set({ arguments: args })} />}
+      <TextField id={`${p}cmd-working-directory`} label="Working directory" value={value.workingDirectory} mono
+        placeholder="Your home directory" onInput={(workingDirectory) => set({ workingDirectory })} />
+      <TextArea id={`${p}cmd-environment`} label="Environment" hint="NAME=value, one per line, added to yours."
+        value={value.environment} mono rows={2} onInput={(environment) => set({ environment })} />
+      <div class="grid">
+        <TextField id={`${p}cmd-timeout`} label="Timeout" value={value.timeout} placeholder="PT1H"
+          onInput={(timeout) => set({ timeout })} />
+        <TextField id={`${p}cmd-success-codes`} label="Success exit codes" value={value.successExitCodes} placeholder="0"
+          onInput={(successExitCodes) => set({ successExitCodes })} />
+      </div>
+    </>
+  );
+}
