@@ -344,3 +344,27 @@ def test_errors_name_the_field_in_the_shape_the_client_expects(sms, cloud_servic
     with pytest.raises(AzureHttpError) as e:
         sms.create_job(cs, "err", "quota", {"action": {"type": "http", "request": {"uri": "nope", "method": "GET"}}})
     assert e.value.status_code == 400 and "properties.action.request.uri" in str(e.value)
+
+
+def test_command_jobs_are_refused_on_the_classic_paths_too(sms, cloud_service, raw):
+    """A plain server refuses the Command action through the 2015 routes as through ARM: a create
+    (POST), a PUT, and a PATCH that only names a program; nothing is stored."""
+    cs = cloud_service
+    sms.create_job_collection(cs, "cmd")
+    start = (helpers.now() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%MZ")
+    job = {"startTime": start, "recurrence": {"frequency": "day"},
+           "action": {"type": "command", "command": {"program": "printf", "arguments": ["hi"]}}}
+    for method, path in (("POST", ""), ("PUT", "/c")):
+        r = raw(method, raw.jobs(cs, "cmd", path + "?api-version=2014-04-01"), job)
+        assert r.status_code == 403, (method, r.text)
+        error = r.json()["error"]
+        assert error["code"] == "CommandActionNotAllowed" and "--allow-commands" in error["message"], r.text
+        assert error["target"] == "properties.action.type", r.text
+    assert raw("GET", raw.jobs(cs, "cmd", "?api-version=2014-04-01")).json() == []
+
+    http = {"startTime": start, "recurrence": {"frequency": "day"},
+            "action": {"type": "http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"}}}
+    assert raw("PUT", raw.jobs(cs, "cmd", "/h?api-version=2014-04-01"), http).status_code == 201
+    r = raw("PATCH", raw.jobs(cs, "cmd", "/h?api-version=2014-04-01"), {"action": {"command": {"program": "rm"}}})
+    assert r.status_code == 403 and r.json()["error"]["target"] == "properties.action.command", r.text
+    assert sms.get_job(cs, "cmd", "h")["action"]["type"] == "http"
