@@ -52,6 +52,7 @@ fn the_tray_runner_fires_jobs_written_by_another_process() {
         .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
         .stdout(std::process::Stdio::piped())
         .spawn()
+        .map(KillOnPanic)
         .unwrap();
     let mut stdout = std::io::BufReader::new(runner.stdout.take().unwrap());
     let mut line = String::new();
@@ -107,15 +108,57 @@ fn the_tray_runner_fires_jobs_written_by_another_process() {
 
 /// One HTTP/1.1 GET on loopback; the status code, or None when nothing listens.
 fn get_status(port: u16, path: &str, token: Option<&str>) -> Option<u16> {
+    request_status(port, "GET", path, token, None)
+}
+
+/// One HTTP/1.1 request on loopback with an optional JSON body; the status code, or None when
+/// nothing listens.
+fn request_status(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&serde_json::Value>,
+) -> Option<u16> {
     use std::io::{Read, Write};
     let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
     let auth = token.map_or(String::new(), |t| format!("authorization: Bearer {t}\r\n"));
-    let request =
-        format!("GET {path} HTTP/1.1\r\nhost: 127.0.0.1\r\n{auth}connection: close\r\n\r\n");
+    let body = body.map_or(String::new(), |b| b.to_string());
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nhost: 127.0.0.1\r\n{auth}content-type: application/json\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
     stream.write_all(request.as_bytes()).ok()?;
     let mut response = String::new();
     stream.read_to_string(&mut response).ok()?;
     response.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The tray runner under test; killed when an assertion fails first, so a failing test leaves
+/// no runner behind (holding its port, its database and whatever the test harness passed it).
+struct KillOnPanic(std::process::Child);
+
+impl std::ops::Deref for KillOnPanic {
+    type Target = std::process::Child;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for KillOnPanic {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl Drop for KillOnPanic {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
 }
 
 fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
@@ -156,6 +199,7 @@ fn the_tray_runner_serves_the_rest_api_while_the_setting_is_on() {
         .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
         .stdout(std::process::Stdio::piped())
         .spawn()
+        .map(KillOnPanic)
         .unwrap();
     let mut stdout = std::io::BufReader::new(runner.stdout.take().unwrap());
     let mut lines = Vec::new();
@@ -181,6 +225,32 @@ fn the_tray_runner_serves_the_rest_api_while_the_setting_is_on() {
         Some(200)
     );
     assert_eq!(get_status(port, path, None), Some(401));
+
+    // Command jobs over this API only while "Allow Command jobs over the API" is on: turning
+    // it on restarts the server with commands allowed.
+    const TOKEN: &str = "token-for-the-tray-test-0123456789abcdef";
+    let collection = "/subscriptions/local/resourceGroups/desktop/providers/Microsoft.Scheduler/jobCollections/api?api-version=2016-03-01";
+    let body =
+        serde_json::json!({"location": "local", "properties": {"sku": {"name": "Standard"}}});
+    assert_eq!(
+        request_status(port, "PUT", collection, Some(TOKEN), Some(&body)),
+        Some(201)
+    );
+    let job = collection.replace("/api?", "/api/jobs/cmd?");
+    // A first run a day away: only the refusal and the acceptance are under test.
+    let start = (chrono::Utc::now() + chrono::TimeDelta::days(1)).to_rfc3339();
+    let command = serde_json::json!({"properties": {"startTime": start, "recurrence": {"frequency": "Day"},
+        "action": {"type": "Command", "command": {"program": "true"}}}});
+    assert_eq!(
+        request_status(port, "PUT", &job, Some(TOKEN), Some(&command)),
+        Some(403)
+    );
+    engine
+        .set_setting(kairos_local::settings::ALLOW_COMMANDS, "true")
+        .unwrap();
+    wait_until("the API to accept Command jobs once allowed", || {
+        request_status(port, "PUT", &job, Some(TOKEN), Some(&command)) == Some(201)
+    });
 
     engine.set_setting(SERVE_API, "false").unwrap();
     wait_until("the API to stop after the setting went off", || {
