@@ -561,6 +561,35 @@ async fn connections_are_reused_between_attempts() {
     assert!(ports.len() <= attempts / 2, "client ports {ports:?}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_to_one_host_shares_a_bounded_set_of_connections() {
+    // 400 attempts at once: without a bound each would connect anew (the pool only hands out
+    // idle connections), and all but 64 be closed after. With at most 64 in flight per host,
+    // they take turns on warm connections (docs/semantics.md, "Requests to one host").
+    let server = Server::start().await;
+    let executor = Arc::new(executor());
+    let attempts = 400;
+    let tasks: Vec<_> = (0..attempts)
+        .map(|_| {
+            let executor = executor.clone();
+            let action = ActionKind::Http(http(&server.url("/peer")));
+            tokio::spawn(async move { executor.execute(&action, &ctx()).await })
+        })
+        .collect();
+    let mut ports = std::collections::HashSet::new();
+    for task in tasks {
+        let outcome = task.await.unwrap();
+        assert!(outcome.success, "{}", outcome.message);
+        ports.insert(outcome.message.split(" Body: ").nth(1).unwrap().to_string());
+    }
+    // 64 plus the few a returning connection races (see the test above).
+    assert!(
+        ports.len() <= 64 + 16,
+        "{} connections for {attempts} attempts",
+        ports.len()
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // No response
 

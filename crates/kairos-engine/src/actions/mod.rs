@@ -13,6 +13,7 @@ mod command;
 mod command_unix;
 #[cfg(windows)]
 mod command_windows;
+mod host_slots;
 mod http;
 mod notification;
 #[cfg(target_os = "linux")]
@@ -185,11 +186,13 @@ impl Outcome {
 pub struct Executor {
     client: reqwest::Client,
     config: Arc<ExecutorConfig>,
+    /// A bound on the requests in flight to one host, so bursts reuse connections.
+    slots: Arc<host_slots::HostSlots>,
 }
 
 /// Idle connections kept per host. Enough for a busy target to be served from warm
 /// connections, small enough not to hoard sockets for a thousand different targets.
-const POOL_MAX_IDLE_PER_HOST: usize = 64;
+pub(crate) const POOL_MAX_IDLE_PER_HOST: usize = 64;
 
 const USER_AGENT: &str = concat!("Kairos-Scheduler/", env!("CARGO_PKG_VERSION"));
 
@@ -211,6 +214,7 @@ impl Executor {
         Executor {
             client,
             config: Arc::new(config),
+            slots: Arc::default(),
         }
     }
 
@@ -222,7 +226,14 @@ impl Executor {
     /// problem becomes a failed [`Outcome`] with a message for the history.
     pub async fn execute(&self, action: &ActionKind, ctx: &AttemptContext) -> Outcome {
         match action {
-            ActionKind::Http(http) => http::execute(&self.client, &self.config, http, ctx).await,
+            ActionKind::Http(http) => {
+                // Held until the response is read, so the next request takes its connection.
+                let _slot = self
+                    .slots
+                    .acquire(&http.uri.origin().ascii_serialization())
+                    .await;
+                http::execute(&self.client, &self.config, http, ctx).await
+            }
             ActionKind::StorageQueue(q) => {
                 storage_queue::execute(&self.client, &self.config, q, ctx).await
             }
