@@ -30,6 +30,8 @@ export const commands = {
 	sendTestNotification: () => typedError<null, CommandError>(__TAURI_INVOKE("send_test_notification")),
 	/**  The job the window was opened for (a clicked notification), once. */
 	takeOpenJob: () => __TAURI_INVOKE<OpenJob | null>("take_open_job"),
+	/**  Every job's runs in a window, for the schedule overview (`overview.rs`). */
+	overview: (from: string, to: string, collections: string[] | null) => typedError<OverviewResult_Serialize, CommandError>(__TAURI_INVOKE("overview", { from, to, collections })),
 };
 
 /** Events */
@@ -44,6 +46,13 @@ export type ApiInfo = {
 	/**  The bearer token clients need; shown so it can be copied into a script. */
 	token: string,
 	running: boolean,
+};
+
+export type BusyMinute = {
+	/**  RFC 3339, UTC, the start of the minute. */
+	minute: string,
+	host: string,
+	jobs: number,
 };
 
 export type CollectionSummary = {
@@ -215,6 +224,82 @@ export type OpenJob = {
 	name: string,
 };
 
+export type OverviewJob = {
+	/**  The collection's id. */
+	collection: string,
+	name: string,
+	state: string,
+	/**  The action's type (`Http`, `StorageQueue`, …). */
+	action: string,
+	/**  More runs fall in the window than are listed (a job every minute over a month). */
+	truncated: boolean,
+};
+
+export type OverviewResult = OverviewResult_Serialize | OverviewResult_Deserialize;
+
+export type OverviewResult_Deserialize = {
+	/**  The engine's "now" (RFC 3339): runs before it are history, runs after it are planned. */
+	now: string,
+	jobs: OverviewJob[],
+	/**  Every run in the window, by time. */
+	runs: OverviewRun_Deserialize[],
+	/**  Minutes in which many jobs are planned to call the same host. */
+	busyMinutes: BusyMinute[],
+};
+
+export type OverviewResult_Serialize = {
+	/**  The engine's "now" (RFC 3339): runs before it are history, runs after it are planned. */
+	now: string,
+	jobs: OverviewJob[],
+	/**  Every run in the window, by time. */
+	runs: OverviewRun_Serialize[],
+	/**  Minutes in which many jobs are planned to call the same host. */
+	busyMinutes: BusyMinute[],
+};
+
+export type OverviewRun = OverviewRun_Serialize | OverviewRun_Deserialize;
+
+/**  What a run in the overview is. */
+export type OverviewRunKind = 
+/**  It happened: `status` says how it ended. */
+"Past" | 
+/**  It is to come. */
+"Planned" | 
+/**  It is to come, at a time daylight saving moved. */
+"Moved" | 
+/**  Daylight saving skips it (its wall-clock time does not exist); placed at the gap's end. */
+"Skipped" | 
+/**  A blackout calendar removes it (`calendar` names it). */
+"BlackedOut";
+
+export type OverviewRun_Deserialize = {
+	/**  Index into `jobs`. */
+	job: number,
+	/**  RFC 3339, UTC. */
+	at: string,
+	kind: OverviewRunKind,
+	/**  A past run's history status (`Completed`, `Failed`, `Faulted`, `Postponed`, …). */
+	status?: string | null,
+	/**  A past run's action (`MainAction`, `RetryAction`, `ErrorAction`). */
+	action?: string | null,
+	/**  The blackout calendar that removes a run. */
+	calendar?: string | null,
+};
+
+export type OverviewRun_Serialize = {
+	/**  Index into `jobs`. */
+	job: number,
+	/**  RFC 3339, UTC. */
+	at: string,
+	kind: OverviewRunKind,
+	/**  A past run's history status (`Completed`, `Failed`, `Faulted`, `Postponed`, …). */
+	status: string | null,
+	/**  A past run's action (`MainAction`, `RetryAction`, `ErrorAction`). */
+	action: string | null,
+	/**  The blackout calendar that removes a run. */
+	calendar: string | null,
+};
+
 /**
  *  Pasted or imported job JSON (ARM or bare properties form, comments allowed), read by the
  *  engine's own parser. `properties` is null when the text is not JSON at all.
@@ -270,7 +355,13 @@ export type PreviewResult_Deserialize = {
 	monthDays: number[],
 	/**  Blackout and daylight-saving notes, as sentences. */
 	notes: string[],
+	/**  Every problem of the definition, for the form to mark (the action's too). */
 	errors: FieldError[],
+	/**
+	 *  The schedule's own fields (start time, recurrence, zone, blackouts) are valid, so the
+	 *  runs above are the schedule's even when `errors` lists problems elsewhere.
+	 */
+	scheduleValid: boolean,
 	/**  How long the engine took, for the footprint benchmark and the UI's own check. */
 	computeMicros: number,
 };
@@ -284,7 +375,13 @@ export type PreviewResult_Serialize = {
 	monthDays: number[],
 	/**  Blackout and daylight-saving notes, as sentences. */
 	notes: string[],
+	/**  Every problem of the definition, for the form to mark (the action's too). */
 	errors: FieldError[],
+	/**
+	 *  The schedule's own fields (start time, recurrence, zone, blackouts) are valid, so the
+	 *  runs above are the schedule's even when `errors` lists problems elsewhere.
+	 */
+	scheduleValid: boolean,
 	/**  How long the engine took, for the footprint benchmark and the UI's own check. */
 	computeMicros: number,
 };
