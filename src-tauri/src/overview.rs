@@ -10,6 +10,7 @@ use kairos_engine::overview::{self as engine, OverviewQuery, RunKind};
 use kairos_engine::EngineError;
 use serde::{Deserialize, Serialize};
 use specta::Type;
+use std::collections::HashMap;
 
 /// The longest window one call may ask for: a month view with a margin on both sides. Longer
 /// windows would only grow the answer (up to 2,000 runs per job).
@@ -30,9 +31,10 @@ pub struct OverviewRequest {
 pub struct OverviewResult {
     /// The engine's "now" (RFC 3339): runs before it are history, runs after it are planned.
     pub now: String,
+    /// The window's start (RFC 3339): run times count from it.
+    pub from: String,
     pub jobs: Vec<OverviewJob>,
-    /// Every run in the window, by time.
-    pub runs: Vec<OverviewRun>,
+    pub runs: OverviewRuns,
     /// Minutes in which many jobs are planned to call the same host.
     pub busy_minutes: Vec<BusyMinute>,
 }
@@ -50,36 +52,32 @@ pub struct OverviewJob {
     pub truncated: bool,
 }
 
-/// What a run in the overview is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
-pub enum OverviewRunKind {
-    /// It happened: `status` says how it ended.
-    Past,
-    /// It is to come.
-    Planned,
-    /// It is to come, at a time daylight saving moved.
-    Moved,
-    /// Daylight saving skips it (its wall-clock time does not exist); placed at the gap's end.
-    Skipped,
-    /// A blackout calendar removes it (`calendar` names it).
-    BlackedOut,
+/// Every run in the window, by time, as columns: run `i` is `job[i]`, `at[i]`, `kind[i]`,
+/// `detail[i]`. A month of 1,000 jobs is hundreds of thousands of runs; as one object each they
+/// would be about 70 MB of JSON for the window to parse, as columns of numbers about a sixth.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct OverviewRuns {
+    /// Index into `jobs`.
+    pub job: Vec<u32>,
+    /// Seconds after `from` (negative for a past run that started before the window and ended in it).
+    pub at: Vec<i32>,
+    /// 0 past (it happened), 1 planned, 2 moved by daylight saving, 3 skipped by daylight saving
+    /// (placed at the end of the gap), 4 blacked out by a calendar.
+    pub kind: Vec<u8>,
+    /// Index into `details` (0: none): a past run's "STATUS ACTION" (`Failed MainAction`), a
+    /// blacked-out run's calendar.
+    pub detail: Vec<u32>,
+    /// The distinct details; `details[0]` is "".
+    pub details: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
-#[serde(rename_all = "camelCase")]
-pub struct OverviewRun {
-    /// Index into `jobs`.
-    pub job: u32,
-    /// RFC 3339, UTC.
-    pub at: String,
-    pub kind: OverviewRunKind,
-    /// A past run's history status (`Completed`, `Failed`, `Faulted`, `Postponed`, …).
-    pub status: Option<String>,
-    /// A past run's action (`MainAction`, `RetryAction`, `ErrorAction`).
-    pub action: Option<String>,
-    /// The blackout calendar that removes a run.
-    pub calendar: Option<String>,
-}
+/// `OverviewRuns::kind` codes.
+pub const KIND_PAST: u8 = 0;
+pub const KIND_PLANNED: u8 = 1;
+pub const KIND_MOVED: u8 = 2;
+pub const KIND_SKIPPED: u8 = 3;
+pub const KIND_BLACKED_OUT: u8 = 4;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
@@ -130,10 +128,10 @@ pub fn overview(d: &Desktop, request: &OverviewRequest) -> CommandResult<Overvie
         to,
         collections,
     })?;
-    Ok(convert(answer, d.engine.clock().now()))
+    Ok(convert(answer, from, d.engine.clock().now()))
 }
 
-fn convert(answer: engine::Overview, now: DateTime<Utc>) -> OverviewResult {
+fn convert(answer: engine::Overview, from: DateTime<Utc>, now: DateTime<Utc>) -> OverviewResult {
     let jobs = answer
         .jobs
         .into_iter()
@@ -145,38 +143,32 @@ fn convert(answer: engine::Overview, now: DateTime<Utc>) -> OverviewResult {
             truncated: j.truncated,
         })
         .collect();
-    let runs = answer
-        .runs
-        .into_iter()
-        .map(|r| {
-            let kind = match r.kind {
-                RunKind::Past => OverviewRunKind::Past,
-                RunKind::Planned => OverviewRunKind::Planned,
-                RunKind::Moved => OverviewRunKind::Moved,
-                RunKind::Skipped => OverviewRunKind::Skipped,
-                RunKind::BlackedOut => OverviewRunKind::BlackedOut,
-            };
-            let (mut status, mut action, mut calendar) = (None, None, None);
-            match (r.kind, r.detail) {
-                // The engine writes a past run's detail as "STATUS ACTION".
-                (RunKind::Past, Some(detail)) => {
-                    let (s, a) = detail.split_once(' ').unwrap_or((detail.as_str(), ""));
-                    status = Some(s.to_string());
-                    action = (!a.is_empty()).then(|| a.to_string());
-                }
-                (RunKind::BlackedOut, detail) => calendar = detail,
-                _ => {}
-            }
-            OverviewRun {
-                job: u32::try_from(r.job).unwrap_or(u32::MAX),
-                at: rfc3339(r.at),
-                kind,
-                status,
-                action,
-                calendar,
-            }
-        })
-        .collect();
+    let mut runs = OverviewRuns {
+        details: vec![String::new()],
+        ..OverviewRuns::default()
+    };
+    let mut detail_index: HashMap<String, u32> = HashMap::new();
+    for r in answer.runs {
+        let kind = match r.kind {
+            RunKind::Past => KIND_PAST,
+            RunKind::Planned => KIND_PLANNED,
+            RunKind::Moved => KIND_MOVED,
+            RunKind::Skipped => KIND_SKIPPED,
+            RunKind::BlackedOut => KIND_BLACKED_OUT,
+        };
+        let detail = match r.detail {
+            None => 0,
+            Some(text) => *detail_index.entry(text).or_insert_with_key(|text| {
+                runs.details.push(text.clone());
+                u32::try_from(runs.details.len() - 1).unwrap_or(0)
+            }),
+        };
+        runs.job.push(u32::try_from(r.job).unwrap_or(u32::MAX));
+        runs.at
+            .push(i32::try_from((r.at - from).num_seconds()).unwrap_or(i32::MIN));
+        runs.kind.push(kind);
+        runs.detail.push(detail);
+    }
     let busy_minutes = answer
         .busy_minutes
         .into_iter()
@@ -188,6 +180,7 @@ fn convert(answer: engine::Overview, now: DateTime<Utc>) -> OverviewResult {
         .collect();
     OverviewResult {
         now: rfc3339(now),
+        from: rfc3339(from),
         jobs,
         runs,
         busy_minutes,

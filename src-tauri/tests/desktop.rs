@@ -385,7 +385,9 @@ fn enabling_running_and_deleting_from_the_app() {
 /// and the one it skips, and refuses windows it cannot answer.
 #[test]
 fn the_overview_lists_runs_across_a_dst_change() {
-    use kairos_desktop::overview::{self as o, OverviewRequest, OverviewRunKind};
+    use kairos_desktop::overview::{
+        self as o, OverviewRequest, KIND_MOVED, KIND_PLANNED, KIND_SKIPPED,
+    };
     let s = setup();
     let d = &s.desktop;
     let id = c::create_collection(d, "default").unwrap().id;
@@ -414,31 +416,36 @@ fn the_overview_lists_runs_across_a_dst_change() {
     assert_eq!(r.now, "2026-11-23T10:00:00Z");
     let names: Vec<&str> = r.jobs.iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, ["moved", "off", "skipped"]);
-    let runs_of = |name: &str| -> Vec<(String, OverviewRunKind)> {
+    assert_eq!(r.from, "2027-03-27T00:00:00Z");
+    // Run times are seconds after `from`, in columns.
+    let runs_of = |name: &str| -> Vec<(i32, u8)> {
         let job = r.jobs.iter().position(|j| j.name == name).unwrap() as u32;
-        r.runs
-            .iter()
-            .filter(|run| run.job == job)
-            .map(|run| (run.at.clone(), run.kind))
+        (0..r.runs.job.len())
+            .filter(|&i| r.runs.job[i] == job)
+            .map(|i| (r.runs.at[i], r.runs.kind[i]))
             .collect()
     };
-    use OverviewRunKind::*;
+    let hours = |h: i32, m: i32| h * 3600 + m * 60;
+    // 01:30Z on the 27th; 03:00 CEST = 01:00Z on the 28th (moved, or skipped and placed there);
+    // 00:30Z on the 29th.
     assert_eq!(
         runs_of("moved"),
         [
-            ("2027-03-27T01:30:00Z".to_string(), Planned),
-            ("2027-03-28T01:00:00Z".to_string(), Moved),
-            ("2027-03-29T00:30:00Z".to_string(), Planned),
+            (hours(1, 30), KIND_PLANNED),
+            (hours(25, 0), KIND_MOVED),
+            (hours(48, 30), KIND_PLANNED),
         ]
     );
     assert_eq!(
         runs_of("skipped"),
         [
-            ("2027-03-27T01:30:00Z".to_string(), Planned),
-            ("2027-03-28T01:00:00Z".to_string(), Skipped),
-            ("2027-03-29T00:30:00Z".to_string(), Planned),
+            (hours(1, 30), KIND_PLANNED),
+            (hours(25, 0), KIND_SKIPPED),
+            (hours(48, 30), KIND_PLANNED),
         ]
     );
+    assert_eq!(r.runs.details, [""]);
+    assert!(r.runs.detail.iter().all(|&d| d == 0));
     assert!(runs_of("off").is_empty(), "a disabled job plans nothing");
     assert_eq!(r.jobs[0].collection, id);
 
@@ -450,7 +457,7 @@ fn the_overview_lists_runs_across_a_dst_change() {
         Some(vec![other]),
     )
     .unwrap();
-    assert!(none.jobs.is_empty() && none.runs.is_empty());
+    assert!(none.jobs.is_empty() && none.runs.job.is_empty());
     let err = ask("2027-03-30T00:00:00Z", "2027-03-27T00:00:00Z", None).unwrap_err();
     assert_eq!(err.errors[0].path, "to");
     let err = ask("2027-01-01T00:00:00Z", "2027-06-01T00:00:00Z", None).unwrap_err();

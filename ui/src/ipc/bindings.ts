@@ -31,7 +31,7 @@ export const commands = {
 	/**  The job the window was opened for (a clicked notification), once. */
 	takeOpenJob: () => __TAURI_INVOKE<OpenJob | null>("take_open_job"),
 	/**  Every job's runs in a window, for the schedule overview (`overview.rs`). */
-	overview: (from: string, to: string, collections: string[] | null) => typedError<OverviewResult_Serialize, CommandError>(__TAURI_INVOKE("overview", { from, to, collections })),
+	overview: (from: string, to: string, collections: string[] | null) => typedError<OverviewResult, CommandError>(__TAURI_INVOKE("overview", { from, to, collections })),
 };
 
 /** Events */
@@ -235,69 +235,39 @@ export type OverviewJob = {
 	truncated: boolean,
 };
 
-export type OverviewResult = OverviewResult_Serialize | OverviewResult_Deserialize;
-
-export type OverviewResult_Deserialize = {
+export type OverviewResult = {
 	/**  The engine's "now" (RFC 3339): runs before it are history, runs after it are planned. */
 	now: string,
+	/**  The window's start (RFC 3339): run times count from it. */
+	from: string,
 	jobs: OverviewJob[],
-	/**  Every run in the window, by time. */
-	runs: OverviewRun_Deserialize[],
+	runs: OverviewRuns,
 	/**  Minutes in which many jobs are planned to call the same host. */
 	busyMinutes: BusyMinute[],
 };
 
-export type OverviewResult_Serialize = {
-	/**  The engine's "now" (RFC 3339): runs before it are history, runs after it are planned. */
-	now: string,
-	jobs: OverviewJob[],
-	/**  Every run in the window, by time. */
-	runs: OverviewRun_Serialize[],
-	/**  Minutes in which many jobs are planned to call the same host. */
-	busyMinutes: BusyMinute[],
-};
-
-export type OverviewRun = OverviewRun_Serialize | OverviewRun_Deserialize;
-
-/**  What a run in the overview is. */
-export type OverviewRunKind = 
-/**  It happened: `status` says how it ended. */
-"Past" | 
-/**  It is to come. */
-"Planned" | 
-/**  It is to come, at a time daylight saving moved. */
-"Moved" | 
-/**  Daylight saving skips it (its wall-clock time does not exist); placed at the gap's end. */
-"Skipped" | 
-/**  A blackout calendar removes it (`calendar` names it). */
-"BlackedOut";
-
-export type OverviewRun_Deserialize = {
+/**
+ *  Every run in the window, by time, as columns: run `i` is `job[i]`, `at[i]`, `kind[i]`,
+ *  `detail[i]`. A month of 1,000 jobs is hundreds of thousands of runs; as one object each they
+ *  would be about 70 MB of JSON for the window to parse, as columns of numbers about a sixth.
+ */
+export type OverviewRuns = {
 	/**  Index into `jobs`. */
-	job: number,
-	/**  RFC 3339, UTC. */
-	at: string,
-	kind: OverviewRunKind,
-	/**  A past run's history status (`Completed`, `Failed`, `Faulted`, `Postponed`, …). */
-	status?: string | null,
-	/**  A past run's action (`MainAction`, `RetryAction`, `ErrorAction`). */
-	action?: string | null,
-	/**  The blackout calendar that removes a run. */
-	calendar?: string | null,
-};
-
-export type OverviewRun_Serialize = {
-	/**  Index into `jobs`. */
-	job: number,
-	/**  RFC 3339, UTC. */
-	at: string,
-	kind: OverviewRunKind,
-	/**  A past run's history status (`Completed`, `Failed`, `Faulted`, `Postponed`, …). */
-	status: string | null,
-	/**  A past run's action (`MainAction`, `RetryAction`, `ErrorAction`). */
-	action: string | null,
-	/**  The blackout calendar that removes a run. */
-	calendar: string | null,
+	job: number[],
+	/**  Seconds after `from` (negative for a past run that started before the window and ended in it). */
+	at: number[],
+	/**
+	 *  0 past (it happened), 1 planned, 2 moved by daylight saving, 3 skipped by daylight saving
+	 *  (placed at the end of the gap), 4 blacked out by a calendar.
+	 */
+	kind: number[],
+	/**
+	 *  Index into `details` (0: none): a past run's "STATUS ACTION" (`Failed MainAction`), a
+	 *  blacked-out run's calendar.
+	 */
+	detail: number[],
+	/**  The distinct details; `details[0]` is "". */
+	details: string[],
 };
 
 /**

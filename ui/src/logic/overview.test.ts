@@ -1,19 +1,23 @@
 import { describe, expect, it } from "vitest";
 import {
-  type OverviewData, bucketRuns, busyWarnings, categoryOf, heatLevel, heatStrip, keptJobs, localDay, localTime,
-  nowPosition, runTarget, runsInHour, shiftView, toneOf, viewDays, viewWindow, zoneOffsets,
+  KIND_BLACKED_OUT, KIND_MOVED, KIND_PAST, KIND_PLANNED, KIND_SKIPPED, type OverviewData, type Run, bucketRuns, busyWarnings, categoryOf, heatLevel, heatStrip, keptJobs, localDay, localTime,
+  nowPosition, runAt, runTarget, runsInHour, shiftView, toColumns, toneOf, viewDays, viewWindow, zoneOffsets,
 } from "./overview";
 
 const all = { collections: null, search: "" };
 
-function data(runs: Partial<OverviewData["runs"][number]>[]): OverviewData {
+type Given = Partial<Omit<Run, "at">> & { at?: string };
+function data(runs: Given[]): OverviewData {
+  const from = "2026-11-20T00:00:00Z";
   return {
-    now: "2026-11-25T12:00:00Z",
+    now: "2026-11-25T12:00:00Z", from,
     jobs: [
       { collection: "local/desktop/default", name: "nightly-report", state: "Enabled", action: "Http", truncated: false },
       { collection: "local/desktop/other", name: "cleanup", state: "Enabled", action: "Http", truncated: false },
     ],
-    runs: runs.map((r) => ({ job: 0, at: "2026-11-25T10:00:00Z", kind: "Planned", status: null, action: null, calendar: null, ...r })),
+    runs: toColumns(from, runs.map((r) => ({
+      job: 0, kind: KIND_PLANNED, status: null, action: null, calendar: null, ...r, at: Date.parse(r.at ?? "2026-11-25T10:00:00Z"),
+    }))),
     busyMinutes: [],
   };
 }
@@ -53,12 +57,17 @@ describe("views", () => {
 
 describe("runs", () => {
   it("colours past runs by result and coming runs by what the schedule does", () => {
-    const past = (status: string, action = "MainAction") => categoryOf({ job: 0, at: "", kind: "Past", status, action, calendar: null });
-    expect([past("Completed"), past("Failed"), past("Completed", "ErrorAction"), past("Postponed")])
-      .toEqual(["completed", "failed", "faulted", "skipped"]);
-    expect((["Planned", "Moved", "Skipped", "BlackedOut"] as const).map((kind) =>
-      categoryOf({ job: 0, at: "", kind, status: null, action: null, calendar: null })))
-      .toEqual(["planned", "moved", "dstSkipped", "blackedOut"]);
+    const d = data([
+      { kind: KIND_PAST, status: "Completed", action: "MainAction" }, { kind: KIND_PAST, status: "Failed", action: "MainAction" },
+      { kind: KIND_PAST, status: "Completed", action: "ErrorAction" }, { kind: KIND_PAST, status: "Postponed", action: "MainAction" },
+      { kind: KIND_PLANNED }, { kind: KIND_MOVED }, { kind: KIND_SKIPPED }, { kind: KIND_BLACKED_OUT, calendar: "holidays" },
+    ]);
+    expect(d.runs.job.map((_, i) => categoryOf(d, i)))
+      .toEqual(["completed", "failed", "faulted", "skipped", "planned", "moved", "dstSkipped", "blackedOut"]);
+    // Distinct details travel once.
+    expect(d.runs.details).toEqual(["", "Completed MainAction", "Failed MainAction", "Completed ErrorAction", "Postponed MainAction", "holidays"]);
+    expect(runAt(d, 2)).toEqual({ job: 0, at: Date.parse("2026-11-25T10:00:00Z"), kind: KIND_PAST, status: "Completed", action: "ErrorAction", calendar: null });
+    expect(runAt(d, 7).calendar).toBe("holidays");
   });
 
   it("filters by collection and by part of the name", () => {
@@ -70,9 +79,9 @@ describe("runs", () => {
 
   it("buckets runs into the days and hours of the chosen zone", () => {
     const d = data([
-      { at: "2026-11-24T23:30:00Z", kind: "Past", status: "Failed", action: "MainAction" }, // 24 Nov in UTC, 25 Nov 00:30 in Berlin
+      { at: "2026-11-24T23:30:00Z", kind: KIND_PAST, status: "Failed", action: "MainAction" }, // 24 Nov in UTC, 25 Nov 00:30 in Berlin
       { at: "2026-11-25T10:00:00Z" },
-      { at: "2026-11-25T10:15:00Z", job: 1, kind: "BlackedOut", calendar: "holidays" },
+      { at: "2026-11-25T10:15:00Z", job: 1, kind: KIND_BLACKED_OUT, calendar: "holidays" },
       { at: "2026-11-27T10:00:00Z" }, // outside the shown days
     ]);
     const days = ["2026-11-24", "2026-11-25"];
@@ -111,7 +120,7 @@ describe("runs", () => {
   });
 
   it("opens a coming run's job and a past run's history", () => {
-    const d = data([{ kind: "Past", status: "Completed" }, { job: 1 }]);
+    const d = data([{ kind: KIND_PAST, status: "Completed" }, { job: 1 }]);
     expect(runTarget(d, 0)).toEqual({ page: "history", collection: "local/desktop/default", job: "nightly-report" });
     expect(runTarget(d, 1)).toEqual({ page: "job", collection: "local/desktop/other", job: "cleanup" });
   });

@@ -3,15 +3,62 @@
 // is (past, planned, moved, skipped, blacked out); this only groups and counts, so a month of
 // 1,000 jobs renders as per-day counts and short lists instead of hundreds of thousands of nodes.
 
-export type OverviewRunKind = "Past" | "Planned" | "Moved" | "Skipped" | "BlackedOut";
-
-/** The fields of the engine's answer this logic reads (ipc `OverviewResult`). */
+/** The fields of the engine's answer this logic reads (ipc `OverviewResult`): runs come as columns. */
 export type OverviewData = {
   now: string;
+  /** Run times are seconds after this instant. */
+  from: string;
   jobs: { collection: string; name: string; state: string; action: string; truncated: boolean }[];
-  runs: { job: number; at: string; kind: OverviewRunKind; status: string | null; action: string | null; calendar: string | null }[];
+  runs: {
+    job: number[];
+    at: number[];
+    /** `KIND_*` below. */
+    kind: number[];
+    /** Index into `details` (0: none). */
+    detail: number[];
+    details: string[];
+  };
   busyMinutes: { minute: string; host: string; jobs: number }[];
 };
+
+/** `runs.kind` codes (src-tauri/src/overview.rs). */
+export const KIND_PAST = 0, KIND_PLANNED = 1, KIND_MOVED = 2, KIND_SKIPPED = 3, KIND_BLACKED_OUT = 4;
+
+/** One run, as objects (tests, the development fake, the run list). */
+export type Run = {
+  job: number;
+  /** Epoch ms. */
+  at: number;
+  kind: number;
+  /** A past run's status and action, a blacked-out run's calendar. */
+  status: string | null;
+  action: string | null;
+  calendar: string | null;
+};
+
+export function runAt(data: OverviewData, i: number): Run {
+  const r = data.runs;
+  const detail = r.details[r.detail[i]] || null;
+  const past = r.kind[i] === KIND_PAST;
+  const [status, action] = past && detail ? [detail.split(" ")[0], detail.split(" ")[1] ?? null] : [null, null];
+  return {
+    job: r.job[i], at: instantMs(data.from) + r.at[i] * 1000, kind: r.kind[i], status, action,
+    calendar: r.kind[i] === KIND_BLACKED_OUT ? detail : null,
+  };
+}
+
+/** Runs (sorted by time) into the answer's columns, as the engine sends them. */
+export function toColumns(from: string, runs: readonly Run[]): OverviewData["runs"] {
+  const out: OverviewData["runs"] = { job: [], at: [], kind: [], detail: [], details: [""] };
+  const base = instantMs(from);
+  for (const r of runs) {
+    const text = r.kind === KIND_PAST && r.status ? `${r.status}${r.action ? ` ${r.action}` : ""}` : r.kind === KIND_BLACKED_OUT ? r.calendar ?? "" : "";
+    let d = out.details.indexOf(text);
+    if (d < 0) { out.details.push(text); d = out.details.length - 1; }
+    out.job.push(r.job); out.at.push(Math.round((r.at - base) / 1000)); out.kind.push(r.kind); out.detail.push(d);
+  }
+  return out;
+}
 
 export type View = "day" | "week" | "month" | "agenda";
 export const VIEWS: readonly View[] = ["day", "week", "month", "agenda"];
@@ -37,22 +84,24 @@ export function toneOf(counts: Record<Category, number> | number): Category | nu
   return TONE_ORDER.find(has) ?? null;
 }
 
-export function categoryOf(run: OverviewData["runs"][number]): Category {
-  switch (run.kind) {
-    case "Planned": return "planned";
-    case "Moved": return "moved";
-    case "Skipped": return "dstSkipped";
-    case "BlackedOut": return "blackedOut";
-    case "Past":
-      // An error action runs when the main action faulted (retries exhausted).
-      if (run.action === "ErrorAction") return "faulted";
-      switch ((run.status ?? "").toLowerCase()) {
-        case "completed": return "completed";
-        case "faulted": return "faulted";
-        case "postponed": case "skipped": case "cancelled": return "skipped";
-        default: return "failed";
-      }
+/** A past run's category from its detail ("STATUS ACTION"). */
+function pastCategory(detail: string): Category {
+  // An error action runs when the main action faulted (retries exhausted).
+  if (detail.endsWith(" ErrorAction")) return "faulted";
+  switch (detail.split(" ")[0].toLowerCase()) {
+    case "completed": return "completed";
+    case "faulted": return "faulted";
+    case "postponed": case "skipped": case "cancelled": return "skipped";
+    default: return "failed";
   }
+}
+
+const COMING: Record<number, Category> = { [KIND_PLANNED]: "planned", [KIND_MOVED]: "moved", [KIND_SKIPPED]: "dstSkipped", [KIND_BLACKED_OUT]: "blackedOut" };
+
+/** The category of run `i`. */
+export function categoryOf(data: OverviewData, i: number): Category {
+  const kind = data.runs.kind[i];
+  return kind === KIND_PAST ? pastCategory(data.runs.details[data.runs.detail[i]]) : COMING[kind] ?? "planned";
 }
 
 const DAY_MS = 86_400_000;
@@ -210,16 +259,22 @@ export function bucketRuns(data: OverviewData, days: readonly string[], zone: st
     day, start: startOfLocalDay(dayNumber(day), offsetAt), total: 0, byCategory: emptyCounts(), byHour: new Array(24).fill(0), hourCategories: new Array(24).fill(0), runs: [],
   }));
   const kept = keptJobs(data, filter);
-  const runs = data.runs;
-  for (let i = 0; i < runs.length; i++) {
-    const run = runs[i];
-    if (!kept[run.job]) continue;
-    const ms = instantMs(run.at);
-    const local = ms + offsetAt(ms);
+  const { job, at, kind, detail, details } = data.runs;
+  const base = instantMs(data.from);
+  // Past runs' categories, once per distinct detail.
+  const pastCategories = details.map(pastCategory);
+  let lastHalf = NaN, offset = 0;
+  for (let i = 0; i < job.length; i++) {
+    if (!kept[job[i]]) continue;
+    const ms = base + at[i] * 1000;
+    // Runs come by time: the offset changes at most every half hour, so ask only then.
+    const half = Math.floor(ms / (HOUR_MS / 2));
+    if (half !== lastHalf) { lastHalf = half; offset = offsetAt(ms); }
+    const local = ms + offset;
     const d = Math.floor(local / DAY_MS) - first;
     const b = buckets[d];
     if (b === undefined) continue;
-    const category = categoryOf(run);
+    const category = kind[i] === KIND_PAST ? pastCategories[detail[i]] : COMING[kind[i]] ?? "planned";
     const hour = Math.floor((local - (first + d) * DAY_MS) / HOUR_MS);
     b.total++;
     b.byCategory[category]++;
@@ -245,9 +300,11 @@ export function heatLevel(count: number, max: number): number {
 /** The runs of one local hour of a bucket (`hour` 0–23). */
 export function runsInHour(data: OverviewData, bucket: DayBucket, hour: number, zone: string): number[] {
   const offsetAt = zoneOffsets(zone);
+  const base = instantMs(data.from);
+  const midnight = dayNumber(bucket.day) * DAY_MS; // on the zone's clock
   return bucket.runs.filter((i) => {
-    const ms = instantMs(data.runs[i].at);
-    return Math.floor(((ms + offsetAt(ms)) % DAY_MS) / HOUR_MS) === hour;
+    const ms = base + data.runs.at[i] * 1000;
+    return Math.floor((ms + offsetAt(ms) - midnight) / HOUR_MS) === hour;
   });
 }
 
@@ -278,9 +335,8 @@ export function busyWarnings(
 
 /** Where clicking a run goes: a coming run opens the job, a past one its history. */
 export function runTarget(data: OverviewData, index: number): { page: "job" | "history"; collection: string; job: string } {
-  const run = data.runs[index];
-  const job = data.jobs[run.job];
-  return { page: run.kind === "Past" ? "history" : "job", collection: job.collection, job: job.name };
+  const job = data.jobs[data.runs.job[index]];
+  return { page: data.runs.kind[index] === KIND_PAST ? "history" : "job", collection: job.collection, job: job.name };
 }
 
 /** The local day ("YYYY-MM-DD") of an instant in `zone`. */

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type JobSummary, api } from "../../ipc";
 import { JobsView } from "./JobsView";
 
@@ -12,6 +12,10 @@ function job(name: string, over: Partial<JobSummary> = {}): JobSummary {
   };
 }
 let jobs: JobSummary[];
+
+// Outside Tauri the ipc layer loads the development fake on first use (events included): load it
+// before the tests, not while the environment is torn down after them.
+beforeAll(async () => { await import("../../ipc/fake"); });
 
 beforeEach(() => {
   location.hash = `#/c/${encodeURIComponent(C)}`;

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type OverviewResult, api } from "../../ipc";
+import { KIND_BLACKED_OUT, KIND_MOVED, KIND_PAST, KIND_PLANNED, toColumns } from "../../logic/overview";
 import { OverviewView } from "./OverviewView";
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0); // Wednesday 25 November 2026, 12:00 UTC
@@ -9,24 +10,30 @@ const collections = [
   { id: "local/desktop/default", name: "default", subscription: "local", resourceGroup: "desktop", state: "Enabled", plan: "P20Premium", maxJobCount: 1000, jobCount: 2, minRecurrence: "1 Minute" },
   { id: "local/desktop/other", name: "other", subscription: "local", resourceGroup: "desktop", state: "Enabled", plan: "P20Premium", maxJobCount: 1000, jobCount: 1, minRecurrence: "1 Minute" },
 ];
-const run = (job: number, at: string, kind: OverviewResult["runs"][number]["kind"], over: Partial<OverviewResult["runs"][number]> = {}) =>
-  ({ job, at, kind, status: null, action: null, calendar: null, ...over });
+const run = (job: number, at: string, kind: number, over: { status?: string; action?: string; calendar?: string } = {}) =>
+  ({ job, at: Date.parse(at), kind, status: null, action: null, calendar: null, ...over });
+const FROM = "2026-11-23T00:00:00Z";
 const answer: OverviewResult = {
   now: "2026-11-25T12:00:00Z",
+  from: FROM,
   jobs: [
     { collection: "local/desktop/default", name: "report", state: "Enabled", action: "Http", truncated: false },
     { collection: "local/desktop/default", name: "backup", state: "Enabled", action: "Http", truncated: false },
     { collection: "local/desktop/other", name: "sync", state: "Enabled", action: "Http", truncated: false },
   ],
-  runs: [
-    run(0, "2026-11-24T09:00:00Z", "Past", { status: "Failed", action: "MainAction" }),
-    run(1, "2026-11-24T09:10:00Z", "Past", { status: "Completed", action: "MainAction" }),
-    run(0, "2026-11-26T09:00:00Z", "Planned"),
-    run(2, "2026-11-26T09:00:00Z", "BlackedOut", { calendar: "holidays" }),
-    run(1, "2026-11-27T02:00:00Z", "Moved"),
-  ],
+  runs: toColumns(FROM, [
+    run(0, "2026-11-24T09:00:00Z", KIND_PAST, { status: "Failed", action: "MainAction" }),
+    run(1, "2026-11-24T09:10:00Z", KIND_PAST, { status: "Completed", action: "MainAction" }),
+    run(0, "2026-11-26T09:00:00Z", KIND_PLANNED),
+    run(2, "2026-11-26T09:00:00Z", KIND_BLACKED_OUT, { calendar: "holidays" }),
+    run(1, "2026-11-27T02:00:00Z", KIND_MOVED),
+  ]),
   busyMinutes: [{ minute: "2026-11-26T09:00:00Z", host: "api.example.com", jobs: 12 }],
 };
+
+// Outside Tauri the ipc layer loads the development fake on first use (events included): load it
+// before the tests, not while the environment is torn down after them.
+beforeAll(async () => { await import("../../ipc/fake"); });
 
 beforeEach(() => {
   location.hash = "#/overview";

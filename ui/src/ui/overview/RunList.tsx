@@ -1,4 +1,4 @@
-import { CATEGORY_LABELS, type OverviewData, categoryOf, instantMs, localTime, runTarget } from "../../logic/overview";
+import { CATEGORY_LABELS, KIND_BLACKED_OUT, KIND_PAST, type OverviewData, categoryOf, localTime, runAt, runTarget } from "../../logic/overview";
 
 type Props = {
   data: OverviewData;
@@ -19,18 +19,20 @@ export function RunList({ data, runs, zone, limit, onMore, onOpen, label }: Prop
     <div class="overview-runs">
       <ul aria-label={label}>
         {shown.map((i) => {
-          const run = data.runs[i];
+          const run = runAt(data, i);
           const job = data.jobs[run.job];
-          const category = categoryOf(run);
-          const what = run.kind === "Past" ? `${run.status ?? ""}${run.action && run.action !== "MainAction" ? ` (${run.action})` : ""}`
-            : run.kind === "BlackedOut" ? `blacked out by ${run.calendar ?? "a calendar"}` : CATEGORY_LABELS[category];
+          const category = categoryOf(data, i);
+          const past = run.kind === KIND_PAST;
+          const what = past ? `${run.status ?? ""}${run.action && run.action !== "MainAction" ? ` (${run.action})` : ""}`
+            : run.kind === KIND_BLACKED_OUT ? `blacked out by ${run.calendar ?? "a calendar"}` : CATEGORY_LABELS[category];
+          const at = new Date(run.at).toISOString().replace(/\.\d{3}Z$/, "Z");
           return (
             <li key={i}>
               <button type="button" class={`run-chip cat-${category}`} data-testid="overview-run" data-job={job.name}
-                data-kind={run.kind} data-category={category} data-at={run.at}
-                title={`${job.name} · ${what}${run.kind === "Past" ? " · opens the history" : " · opens the job"}`}
+                data-category={category} data-at={at}
+                title={`${job.name} · ${what}${past ? " · opens the history" : " · opens the job"}`}
                 onClick={() => onOpen(runTarget(data, i))}>
-                <time dateTime={run.at}>{localTime(instantMs(run.at), zone)}</time> <span class="run-job">{job.name}</span>{" "}
+                <time dateTime={at}>{localTime(run.at, zone)}</time> <span class="run-job">{job.name}</span>{" "}
                 <small class="run-what">{what}</small>
               </button>
             </li>
