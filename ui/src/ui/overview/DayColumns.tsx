@@ -17,7 +17,7 @@ export function DayColumns({ buckets, now, selection, onSelect }: Props) {
   return (
     <div class="day-columns" style={{ gridTemplateColumns: `3rem repeat(${buckets.length}, minmax(0, 1fr))` }}>
       <div class="hour-labels" aria-hidden="true">
-        <div class="day-head" />
+        <div class="day-head-spacer" />
         {HOURS.map((h) => <div key={h} class="hour-label">{String(h).padStart(2, "0")}</div>)}
       </div>
       {buckets.map((b, i) => {
