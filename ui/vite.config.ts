@@ -7,5 +7,6 @@ export default defineConfig({
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   build: { outDir: "dist", emptyOutDir: true, target: "safari15" },
   server: { port: 5173, strictPort: true },
-  test: { include: ["src/**/*.test.ts"], environment: "node" },
+  // Logic tests run in Node; component tests (*.test.tsx) ask for happy-dom in their first line.
+  test: { include: ["src/**/*.test.ts", "src/**/*.test.tsx"], environment: "node" },
 });

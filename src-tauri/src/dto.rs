@@ -125,7 +125,11 @@ pub struct PreviewResult {
     pub month_days: Vec<u32>,
     /// Blackout and daylight-saving notes, as sentences.
     pub notes: Vec<String>,
+    /// Every problem of the definition, for the form to mark (the action's too).
     pub errors: Vec<FieldError>,
+    /// The schedule's own fields (start time, recurrence, zone, blackouts) are valid, so the
+    /// runs above are the schedule's even when `errors` lists problems elsewhere.
+    pub schedule_valid: bool,
     /// How long the engine took, for the footprint benchmark and the UI's own check.
     pub compute_micros: u32,
 }

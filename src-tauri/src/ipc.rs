@@ -201,6 +201,23 @@ pub async fn take_open_job(app: AppHandle) -> Option<OpenJob> {
     app.state::<PendingOpen>().0.lock().ok()?.take()
 }
 
+/// Every job's runs in a window, for the schedule overview (`overview.rs`).
+#[tauri::command]
+#[specta::specta]
+pub async fn overview(
+    app: AppHandle,
+    from: String,
+    to: String,
+    collections: Option<Vec<String>>,
+) -> CommandResult<crate::overview::OverviewResult> {
+    let request = crate::overview::OverviewRequest {
+        from,
+        to,
+        collections,
+    };
+    blocking(&app, move |d| crate::overview::overview(d, &request)).await
+}
+
 /// Every command and event, typed; `export` writes the TypeScript bindings.
 pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
     tauri_specta::Builder::<tauri::Wry>::new()
@@ -226,6 +243,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             desktop_problems,
             send_test_notification,
             take_open_job,
+            overview,
         ])
         .events(tauri_specta::collect_events![EngineChanged, OpenJob])
 }

@@ -6,4 +6,5 @@ pub mod app;
 pub mod commands;
 pub mod dto;
 pub mod ipc;
+pub mod overview;
 pub mod preview;

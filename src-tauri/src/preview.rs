@@ -10,7 +10,9 @@ use kairos_core::model::{JobProperties, JobState};
 use kairos_core::preview::preview_schedule;
 use kairos_core::recurrence::{DstAdjustment, Series, Zone};
 use kairos_core::valid::ValidSchedule;
-use kairos_core::validate::{truncate_to_second, validate_schedule};
+use kairos_core::validate::{
+    action_problems, truncate_to_second, validate_schedule, validate_timing,
+};
 use std::collections::BTreeSet;
 use std::time::Instant;
 
@@ -36,11 +38,14 @@ pub fn preview(request: &PreviewRequest, now: DateTime<Utc>) -> PreviewResult {
         month_days: vec![],
         notes: vec![],
         errors: vec![],
+        schedule_valid: false,
         compute_micros: 0,
     };
-    match schedule_of(request, now) {
-        Ok(schedule) => fill(&mut result, &schedule, request, now),
-        Err(errors) => result.errors = errors,
+    let checked = check(request, now);
+    result.errors = checked.errors;
+    if let Some(schedule) = checked.schedule {
+        result.schedule_valid = true;
+        fill(&mut result, &schedule, request, now);
     }
     if result.month.is_empty() {
         result.month = request
@@ -53,13 +58,47 @@ pub fn preview(request: &PreviewRequest, now: DateTime<Utc>) -> PreviewResult {
     result
 }
 
-fn schedule_of(
-    request: &PreviewRequest,
-    now: DateTime<Utc>,
-) -> Result<ValidSchedule, Vec<FieldError>> {
-    let props: JobProperties = from_value_at(request.properties.0.clone(), "properties")
-        .map_err(|e| e.errors().iter().map(field_error).collect::<Vec<_>>())?;
-    validate_schedule(&props, now).map_err(|e| e.errors().iter().map(field_error).collect())
+/// What the preview needs of a definition: its schedule when the schedule's own fields are
+/// valid, and every problem of the definition (schedule and action) for the form to mark.
+struct Checked {
+    schedule: Option<ValidSchedule>,
+    errors: Vec<FieldError>,
+}
+
+/// The runs depend only on the schedule (start time, recurrence, zone, blackouts), so a problem
+/// in the action (a new job's empty URL, even a URL of the wrong type) does not stop them.
+fn check(request: &PreviewRequest, now: DateTime<Utc>) -> Checked {
+    let to_dto = |e: &[kairos_core::FieldError]| e.iter().map(field_error).collect::<Vec<_>>();
+    let props: JobProperties = match from_value_at(request.properties.0.clone(), "properties") {
+        Ok(props) => props,
+        Err(e) => {
+            // A type error may be in the action alone: read the schedule without it.
+            let mut without_action = request.properties.0.clone();
+            if let Some(map) = without_action.as_object_mut() {
+                map.remove("action");
+            }
+            let schedule = from_value_at::<JobProperties>(without_action, "properties")
+                .ok()
+                .and_then(|p| validate_timing(&p, now).ok());
+            return Checked {
+                schedule,
+                errors: to_dto(e.errors()),
+            };
+        }
+    };
+    match validate_timing(&props, now) {
+        Ok(schedule) => Checked {
+            schedule: Some(schedule),
+            errors: to_dto(&action_problems(&props)),
+        },
+        Err(_) => Checked {
+            schedule: None,
+            errors: validate_schedule(&props, now)
+                .err()
+                .map(|e| to_dto(e.errors()))
+                .unwrap_or_default(),
+        },
+    }
 }
 
 fn fill(

@@ -224,6 +224,67 @@ fn the_preview_lists_runs_and_marks_the_month() {
         "{:?}",
         p.errors
     );
+    assert!(!p.schedule_valid);
+}
+
+/// A new job's preview shows its runs before the action is filled in: the runs depend on the
+/// schedule alone, and the action's problems are still reported for the form to mark.
+#[test]
+fn the_preview_shows_runs_while_the_action_is_incomplete() {
+    let s = setup();
+    let preview = |props: Value| {
+        c::preview_job(
+            &s.desktop,
+            &PreviewRequest {
+                properties: Json(props),
+                count: 2,
+                month: None,
+            },
+        )
+    };
+    let mut empty_url = last_friday_at_0515();
+    empty_url["action"]["request"]["uri"] = json!("");
+    let p = preview(empty_url);
+    assert!(p.schedule_valid);
+    let runs: Vec<&str> = p.runs.iter().map(|r| r.at.as_str()).collect();
+    assert_eq!(runs, ["2026-11-27T05:15:00Z", "2026-12-25T05:15:00Z"]);
+    assert_eq!(p.month_days, vec![27]);
+    let paths: Vec<&str> = p.errors.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(paths, ["properties.action.request.uri"]);
+
+    // A URL of the wrong type fails to parse, but only inside the action.
+    let mut wrong_type = last_friday_at_0515();
+    wrong_type["action"]["request"]["uri"] = json!(42);
+    let p = preview(wrong_type);
+    assert!(p.schedule_valid);
+    assert_eq!(p.runs.len(), 2);
+    assert!(
+        p.errors[0].path.starts_with("properties.action"),
+        "{:?}",
+        p.errors
+    );
+
+    // No action at all: the runs, and no problem (the preview does not require one).
+    let mut no_action = last_friday_at_0515();
+    no_action.as_object_mut().unwrap().remove("action");
+    let p = preview(no_action);
+    assert!(p.schedule_valid && p.errors.is_empty(), "{:?}", p.errors);
+    assert_eq!(p.runs.len(), 2);
+
+    // A bad schedule and a bad action: no runs, and both marked.
+    let mut both = last_friday_at_0515();
+    both["action"]["request"]["uri"] = json!("");
+    both["recurrence"]["interval"] = json!(0);
+    let p = preview(both);
+    assert!(!p.schedule_valid && p.runs.is_empty());
+    let paths: Vec<&str> = p.errors.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "properties.recurrence.interval",
+            "properties.action.request.uri"
+        ]
+    );
 }
 
 #[test]
@@ -318,6 +379,98 @@ fn enabling_running_and_deleting_from_the_app() {
         c::resolve_collection(d, "default").as_deref(),
         Some("local/desktop/default")
     );
+}
+
+/// The overview lists every job's planned runs in a window, marks the run daylight saving moves
+/// and the one it skips, and refuses windows it cannot answer.
+#[test]
+fn the_overview_lists_runs_across_a_dst_change() {
+    use kairos_desktop::overview::{
+        self as o, OverviewRequest, KIND_MOVED, KIND_PLANNED, KIND_SKIPPED,
+    };
+    let s = setup();
+    let d = &s.desktop;
+    let id = c::create_collection(d, "default").unwrap().id;
+    let berlin = |gap: &str| {
+        json!({"startTime": "2026-11-01T00:00:00Z",
+            "action": {"type": "Http", "request": {"uri": "http://127.0.0.1:9/x", "method": "GET"}},
+            "recurrence": {"frequency": "Day", "interval": 1, "timeZone": "Europe/Berlin", "dstGap": gap,
+                "schedule": {"hours": [2], "minutes": [30]}}})
+    };
+    c::save_job(d, &id, "moved", berlin("MoveForward"), true).unwrap();
+    c::save_job(d, &id, "skipped", berlin("Skip"), true).unwrap();
+    c::save_job(d, &id, "off", berlin("Skip"), true).unwrap();
+    c::set_job_enabled(d, &id, "off", false).unwrap();
+    let ask = |from: &str, to: &str, collections: Option<Vec<String>>| {
+        o::overview(
+            d,
+            &OverviewRequest {
+                from: from.into(),
+                to: to.into(),
+                collections,
+            },
+        )
+    };
+    // Berlin springs forward on Sunday 28 March 2027: 02:30 does not exist.
+    let r = ask("2027-03-27T00:00:00Z", "2027-03-30T00:00:00Z", None).unwrap();
+    assert_eq!(r.now, "2026-11-23T10:00:00Z");
+    let names: Vec<&str> = r.jobs.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["moved", "off", "skipped"]);
+    assert_eq!(r.from, "2027-03-27T00:00:00Z");
+    // Run times are seconds after `from`, in columns.
+    let runs_of = |name: &str| -> Vec<(i32, u8)> {
+        let job = r.jobs.iter().position(|j| j.name == name).unwrap() as u32;
+        (0..r.runs.job.len())
+            .filter(|&i| r.runs.job[i] == job)
+            .map(|i| (r.runs.at[i], r.runs.kind[i]))
+            .collect()
+    };
+    let hours = |h: i32, m: i32| h * 3600 + m * 60;
+    // 01:30Z on the 27th; 03:00 CEST = 01:00Z on the 28th (moved, or skipped and placed there);
+    // 00:30Z on the 29th.
+    assert_eq!(
+        runs_of("moved"),
+        [
+            (hours(1, 30), KIND_PLANNED),
+            (hours(25, 0), KIND_MOVED),
+            (hours(48, 30), KIND_PLANNED),
+        ]
+    );
+    assert_eq!(
+        runs_of("skipped"),
+        [
+            (hours(1, 30), KIND_PLANNED),
+            (hours(25, 0), KIND_SKIPPED),
+            (hours(48, 30), KIND_PLANNED),
+        ]
+    );
+    assert_eq!(r.runs.details, [""]);
+    assert!(r.runs.detail.iter().all(|&d| d == 0));
+    assert!(runs_of("off").is_empty(), "a disabled job plans nothing");
+    assert_eq!(r.jobs[0].collection, id);
+
+    // Only the collections asked for; bad windows and ids are refused on their field.
+    let other = c::create_collection(d, "other").unwrap().id;
+    let none = ask(
+        "2027-03-27T00:00:00Z",
+        "2027-03-30T00:00:00Z",
+        Some(vec![other]),
+    )
+    .unwrap();
+    assert!(none.jobs.is_empty() && none.runs.job.is_empty());
+    let err = ask("2027-03-30T00:00:00Z", "2027-03-27T00:00:00Z", None).unwrap_err();
+    assert_eq!(err.errors[0].path, "to");
+    let err = ask("2027-01-01T00:00:00Z", "2027-06-01T00:00:00Z", None).unwrap_err();
+    assert_eq!(err.errors[0].path, "to");
+    let err = ask("yesterday", "2027-03-27T00:00:00Z", None).unwrap_err();
+    assert_eq!(err.errors[0].path, "from");
+    let err = ask(
+        "2027-03-27T00:00:00Z",
+        "2027-03-30T00:00:00Z",
+        Some(vec!["x".into()]),
+    )
+    .unwrap_err();
+    assert_eq!(err.errors[0].path, "collection");
 }
 
 /// The committed `ui/src/ipc/bindings.ts` must be what the commands export now.

@@ -55,7 +55,12 @@ def open_collection(ui):
 
 
 def select_job(ui, name: str):
-    ui.click(ROW.format(name) + ' input[type="radio"]')
+    """Makes `name` the one selected row (the table selects several with its checkboxes)."""
+    for row in ui.all('#jobs-table tbody tr[aria-selected="true"]'):
+        if row.get_attribute("data-testid") != f"job-row-{name}":
+            row.find_element("css selector", "input[data-select]").click()
+    if ui.find(ROW.format(name)).get_attribute("aria-selected") != "true":
+        ui.click(ROW.format(name) + " input[data-select]")
     wait_for(lambda: ui.find(ROW.format(name)).get_attribute("aria-selected") == "true", 10, f"{name} to be selected")
     wait_for(lambda: ui.find("#run-now").is_enabled(), 10, "#run-now to be enabled for the selected job")
 

@@ -30,6 +30,8 @@ export const commands = {
 	sendTestNotification: () => typedError<null, CommandError>(__TAURI_INVOKE("send_test_notification")),
 	/**  The job the window was opened for (a clicked notification), once. */
 	takeOpenJob: () => __TAURI_INVOKE<OpenJob | null>("take_open_job"),
+	/**  Every job's runs in a window, for the schedule overview (`overview.rs`). */
+	overview: (from: string, to: string, collections: string[] | null) => typedError<OverviewResult, CommandError>(__TAURI_INVOKE("overview", { from, to, collections })),
 };
 
 /** Events */
@@ -44,6 +46,13 @@ export type ApiInfo = {
 	/**  The bearer token clients need; shown so it can be copied into a script. */
 	token: string,
 	running: boolean,
+};
+
+export type BusyMinute = {
+	/**  RFC 3339, UTC, the start of the minute. */
+	minute: string,
+	host: string,
+	jobs: number,
 };
 
 export type CollectionSummary = {
@@ -215,6 +224,52 @@ export type OpenJob = {
 	name: string,
 };
 
+export type OverviewJob = {
+	/**  The collection's id. */
+	collection: string,
+	name: string,
+	state: string,
+	/**  The action's type (`Http`, `StorageQueue`, …). */
+	action: string,
+	/**  More runs fall in the window than are listed (a job every minute over a month). */
+	truncated: boolean,
+};
+
+export type OverviewResult = {
+	/**  The engine's "now" (RFC 3339): runs before it are history, runs after it are planned. */
+	now: string,
+	/**  The window's start (RFC 3339): run times count from it. */
+	from: string,
+	jobs: OverviewJob[],
+	runs: OverviewRuns,
+	/**  Minutes in which many jobs are planned to call the same host. */
+	busyMinutes: BusyMinute[],
+};
+
+/**
+ *  Every run in the window, by time, as columns: run `i` is `job[i]`, `at[i]`, `kind[i]`,
+ *  `detail[i]`. A month of 1,000 jobs is hundreds of thousands of runs; as one object each they
+ *  would be about 70 MB of JSON for the window to parse, as columns of numbers about a sixth.
+ */
+export type OverviewRuns = {
+	/**  Index into `jobs`. */
+	job: number[],
+	/**  Seconds after `from` (negative for a past run that started before the window and ended in it). */
+	at: number[],
+	/**
+	 *  0 past (it happened), 1 planned, 2 moved by daylight saving, 3 skipped by daylight saving
+	 *  (placed at the end of the gap), 4 blacked out by a calendar.
+	 */
+	kind: number[],
+	/**
+	 *  Index into `details` (0: none): a past run's "STATUS ACTION" (`Failed MainAction`), a
+	 *  blacked-out run's calendar.
+	 */
+	detail: number[],
+	/**  The distinct details; `details[0]` is "". */
+	details: string[],
+};
+
 /**
  *  Pasted or imported job JSON (ARM or bare properties form, comments allowed), read by the
  *  engine's own parser. `properties` is null when the text is not JSON at all.
@@ -270,7 +325,13 @@ export type PreviewResult_Deserialize = {
 	monthDays: number[],
 	/**  Blackout and daylight-saving notes, as sentences. */
 	notes: string[],
+	/**  Every problem of the definition, for the form to mark (the action's too). */
 	errors: FieldError[],
+	/**
+	 *  The schedule's own fields (start time, recurrence, zone, blackouts) are valid, so the
+	 *  runs above are the schedule's even when `errors` lists problems elsewhere.
+	 */
+	scheduleValid: boolean,
 	/**  How long the engine took, for the footprint benchmark and the UI's own check. */
 	computeMicros: number,
 };
@@ -284,7 +345,13 @@ export type PreviewResult_Serialize = {
 	monthDays: number[],
 	/**  Blackout and daylight-saving notes, as sentences. */
 	notes: string[],
+	/**  Every problem of the definition, for the form to mark (the action's too). */
 	errors: FieldError[],
+	/**
+	 *  The schedule's own fields (start time, recurrence, zone, blackouts) are valid, so the
+	 *  runs above are the schedule's even when `errors` lists problems elsewhere.
+	 */
+	scheduleValid: boolean,
 	/**  How long the engine took, for the footprint benchmark and the UI's own check. */
 	computeMicros: number,
 };

@@ -1,6 +1,7 @@
 // Development only: an in-memory stand-in for the backend so the UI runs in a plain browser
 // (`npm run dev`). It is deliberately shallow — no recurrence engine: previews are a few
 // made-up weekly runs. Add `?empty` to the URL to start without collections.
+import { fakeOverview } from "./fakeOverview";
 import type { Backend } from "./index";
 import type { CollectionSummary, FieldError, JobSummary, JsonValue, Result, Settings } from "./types";
 
@@ -118,7 +119,7 @@ export const fakeBackend: Backend = {
         sentence: `(development fake) ${summarize("", "", o(properties)).sentence}`, timeZone: "UTC",
         runs: runs.map((d, i) => ({ at: d.toISOString(), local: d.toUTCString().slice(0, 22), note: i === 2 ? "moved: daylight saving" : null })),
         month: shown, monthDays: runs.filter((d) => d.toISOString().startsWith(shown)).map((d) => d.getUTCDate()),
-        notes: ["The development fake does not compute schedules."], errors: check(o(properties)), computeMicros: 42,
+        notes: ["The development fake does not compute schedules."], errors: check(o(properties)), scheduleValid: !check(o(properties)).some((e) => e.path.includes("recurrence")), computeMicros: 42,
       });
     },
     jobHistory: (c, n, status) => {
@@ -138,6 +139,7 @@ export const fakeBackend: Backend = {
     desktopProblems: () => ok({ tray: null, notifications: null }),
     sendTestNotification: () => ok(null),
     takeOpenJob: async () => null,
+    overview: (from, to, cols) => ok(fakeOverview([...jobs.values()].map((j) => j.summary), from, to, cols)),
   },
   events: {
     engineChanged: { listen: async (cb) => { listeners.add(cb); return () => { listeners.delete(cb); }; } },

@@ -7,6 +7,7 @@ import type {
   ApiInfo, CollectionSummary, CommandError, DesktopProblems, EngineChanged, FieldError, HistoryOccurrence, JobDetail,
   JobSummary, JsonValue, OpenJob, ParsedJob, PreviewRequest, PreviewResult, Result, Settings,
 } from "./types";
+import type { OverviewResult } from "./types";
 
 export type * from "./types";
 
@@ -94,6 +95,9 @@ export const api = {
   sendTestNotification: (): Promise<null> => result((c) => c.sendTestNotification()),
   /** The job the window was opened for (a clicked notification), once; null otherwise. */
   takeOpenJob: (): Promise<OpenJob | null> => plain((c) => c.takeOpenJob()),
+  /** Every job's runs in [from, to) (RFC 3339), of these collection ids (null: all). */
+  overview: (from: string, to: string, collections: string[] | null): Promise<OverviewResult> =>
+    result((c) => c.overview(from, to, collections)),
 };
 
 /** Subscribes at once and returns the unsubscribe (listening itself is asynchronous in Tauri). */

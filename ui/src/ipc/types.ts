@@ -12,6 +12,7 @@ export type {
   PreviewResult_Serialize as PreviewResult,
   PreviewRun_Serialize as PreviewRun,
 } from "./bindings";
+export type { BusyMinute, OverviewJob, OverviewResult, OverviewRuns } from "./bindings";
 
 /** Job JSON (`any` in the generated bindings: the engine, not TypeScript, judges it). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

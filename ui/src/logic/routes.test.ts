@@ -12,6 +12,7 @@ const table: [string, Route, boolean?][] = [
   ["#/", { page: "home" }],
   ["", { page: "home" }, false],
   ["#/settings", { page: "settings" }],
+  ["#/overview", { page: "overview" }],
   ["#/c/default", { page: "collection", collection: "default" }],
   ["#/c/default/new", { page: "new", collection: "default" }],
   ["#/c/default/j/nightly", { page: "job", collection: "default", job: "nightly" }],

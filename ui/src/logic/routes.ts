@@ -1,9 +1,11 @@
-// Hash routes: #/c/<collection>, #/c/<collection>/new, #/c/<collection>/j/<job>[/history], #/settings.
+// Hash routes: #/c/<collection>, #/c/<collection>/new, #/c/<collection>/j/<job>[/history], #/settings,
+// #/overview (every job's runs).
 // <collection> is the collection's id (subscription/resourceGroup/name, what commands take),
 // percent-encoded into one segment like every name.
 export type Route =
   | { page: "home" }
   | { page: "settings" }
+  | { page: "overview" }
   | { page: "collection"; collection: string }
   | { page: "new"; collection: string }
   | { page: "job"; collection: string; job: string }
@@ -19,6 +21,7 @@ export function parseRoute(hash: string): Route {
   if (names.some((n) => n === null)) return { page: "home" };
   const [a, c, kind, job, tail] = names as string[];
   if (a === "settings" && parts.length === 1) return { page: "settings" };
+  if (a === "overview" && parts.length === 1) return { page: "overview" };
   if (a !== "c" || c === undefined) return { page: "home" };
   if (parts.length === 2) return { page: "collection", collection: c };
   if (kind === "new" && parts.length === 3) return { page: "new", collection: c };
@@ -32,6 +35,7 @@ export function routeHash(r: Route): string {
   switch (r.page) {
     case "home": return "#/";
     case "settings": return "#/settings";
+    case "overview": return "#/overview";
     case "collection": return `#/c/${e(r.collection)}`;
     case "new": return `#/c/${e(r.collection)}/new`;
     case "job": return `#/c/${e(r.collection)}/j/${e(r.job)}`;

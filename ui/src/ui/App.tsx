@@ -5,6 +5,7 @@ import { CollectionsEmpty } from "./CollectionsEmpty";
 import { HistoryView } from "./HistoryView";
 import { JobEditor } from "./editor/JobEditor";
 import { JobsView } from "./jobs/JobsView";
+import { OverviewView } from "./overview/OverviewView";
 import { SettingsView } from "./SettingsView";
 import { Sidebar } from "./Sidebar";
 import { ThemeToggle } from "./ThemeToggle";
@@ -67,6 +68,7 @@ export function App() {
   function page() {
     switch (route.page) {
       case "settings": return <SettingsView />;
+      case "overview": return <OverviewView collections={collections ?? []} />;
       case "collection": return <JobsView key={route.collection} collection={route.collection} title={nameOf(route.collection)} />;
       case "new": return <JobEditor key={`new/${route.collection}`} collection={route.collection} job={null} />;
       case "job": return <JobEditor key={`${route.collection}/${route.job}`} collection={route.collection} job={route.job} />;

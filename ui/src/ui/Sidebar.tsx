@@ -20,6 +20,8 @@ export function Sidebar({ collections, current, onChanged }: Props) {
   };
   return (
     <aside id="collections" aria-label="Job collections">
+      <a id="open-overview" class="overview-link" href={routeHash({ page: "overview" })}
+        aria-current={location.hash === routeHash({ page: "overview" }) ? "page" : undefined}>Overview</a>
       <h2 class="sidebar-title">Collections</h2>
       <ul class="collection-list">
         {(collections ?? []).map((c) => (

@@ -93,6 +93,28 @@ pub fn validate_schedule(
     problems.finish(schedule)
 }
 
+/// Validate only what decides when a job runs: start time, recurrence, time zone, state and
+/// blackouts. The action is not looked at, so the schedule builder can preview the runs of a job
+/// whose URL is still empty (`action_problems` reports those fields).
+pub fn validate_timing(
+    props: &JobProperties,
+    now: DateTime<Utc>,
+) -> Result<ValidSchedule, ValidationErrors> {
+    let mut problems = Problems::default();
+    let schedule = check_schedule(props, now, None, &mut problems);
+    problems.finish(schedule)
+}
+
+/// The problems of the action (and its error action), when there is one; none when it is
+/// absent. With `validate_timing`, every problem `validate_schedule` reports, in two parts.
+pub fn action_problems(props: &JobProperties) -> Vec<FieldError> {
+    let mut problems = Problems::default();
+    if let Some(a) = &props.action {
+        action::check_action(a, "properties.action", true, &mut problems);
+    }
+    problems.0
+}
+
 fn check_schedule(
     props: &JobProperties,
     now: DateTime<Utc>,

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use kairos_core::document::{parse_job_document, MAX_JOB_SIZE};
 use kairos_core::valid::{ActionKind, HttpAuth, Retry, ValidJob};
-use kairos_core::validate::{validate_job, validate_schedule};
+use kairos_core::validate::{action_problems, validate_job, validate_schedule, validate_timing};
 use kairos_core::{ErrorCode, ValidationErrors};
 use serde_json::json;
 use std::time::Duration;
@@ -193,6 +193,35 @@ fn action_is_required_for_a_job_but_not_for_a_schedule() {
         schedule_only(recurring(r#"{"frequency":"Day","interval":0}"#)),
         &[("properties.recurrence.interval", "between 1 and 548")],
     );
+}
+
+/// The schedule builder previews a job's runs as soon as its schedule is valid: `validate_timing`
+/// ignores the action (an empty URL in a new job), and `action_problems` reports it apart.
+#[test]
+fn timing_is_validated_apart_from_the_action() {
+    let json = r#"{"properties":{"action":{"type":"Http","request":{"uri":"","method":"GET"}},
+        "recurrence":{"frequency":"Day","interval":1,"timeZone":"Europe/Berlin"}}}"#;
+    let props = parse_job_document(json).unwrap();
+    let schedule = validate_timing(&props, now()).expect("the schedule alone is valid");
+    assert!(schedule.recurrence.is_some());
+    let action: Vec<String> = action_problems(&props)
+        .iter()
+        .map(|e| e.path.clone())
+        .collect();
+    assert_eq!(action, ["properties.action.request.uri"]);
+    // Together they are what validate_schedule reports.
+    let all: Vec<String> = validate_schedule(&props, now())
+        .unwrap_err()
+        .errors()
+        .iter()
+        .map(|e| e.path.clone())
+        .collect();
+    assert_eq!(all, action);
+    // A bad schedule is still an error, whatever the action.
+    let bad = parse_job_document(&recurring(r#"{"frequency":"Day","interval":0}"#)).unwrap();
+    let err = validate_timing(&bad, now()).unwrap_err();
+    assert_eq!(err.errors()[0].path, "properties.recurrence.interval");
+    assert!(action_problems(&bad).is_empty());
 }
 
 #[test]

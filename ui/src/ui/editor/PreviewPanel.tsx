@@ -1,4 +1,5 @@
 import { shiftMonth } from "../../logic/calendar";
+import { scheduleNeedsFixing } from "../../logic/previewState";
 import type { Preview } from "./checks";
 import { MonthCalendar } from "./MonthCalendar";
 
@@ -6,7 +7,8 @@ const COUNTS = [10, 50, 100, 1000];
 
 /**
  * The schedule in words, the next runs and a month calendar. While a new answer is on its way,
- * or while the form has errors, the last good answer stays on screen (dimmed).
+ * or while the schedule's own fields have errors, the last good answer stays on screen (dimmed);
+ * errors elsewhere (the action) do not stop the preview.
  */
 export function PreviewPanel({ preview: p }: { preview: Preview }) {
   const shown = p.good;
@@ -17,7 +19,7 @@ export function PreviewPanel({ preview: p }: { preview: Preview }) {
       <h2 id="preview-title">Preview</h2>
       <p id="preview-sentence" class={stale ? "sentence stale" : "sentence"}>{shown?.sentence ?? (p.pending ? "…" : "")}</p>
       {p.disabled && <p class="muted">The job is not enabled: these are the runs it makes once it is.</p>}
-      {p.latest && p.latest.errors.length > 0 && <p class="error-text">Fix the highlighted fields to update the preview.</p>}
+      {scheduleNeedsFixing(p.latest) && <p id="preview-fix" class="error-text">Fix the highlighted schedule fields to update the preview.</p>}
       {p.failure && <p class="error-text" role="alert">Preview failed: {p.failure}</p>}
 
       <div class="preview-count">

@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type FieldError, type PreviewRequest, type PreviewResult, api, messageOf } from "../../ipc";
 import type { JsonObject } from "../../logic/json";
+import { nextShown } from "../../logic/previewState";
 import { withoutStoredSecretErrors } from "../../logic/secrets";
 import { coalesce } from "../../logic/timing";
 
@@ -38,7 +39,7 @@ export function usePreview(properties: JsonObject, secretsSet: readonly string[]
     (r, req) => {
       if (!mounted.current) return;
       setLatest(r);
-      if (r.errors.length === 0) setGood(r);
+      setGood((good) => nextShown(r, good));
       setFailure("");
       if (req === newest.current) setPending(false);
     },

@@ -1,6 +1,6 @@
 // What can be done to one job: run it now, enable or disable it, see its history, duplicate,
 // export or delete it. Shown above the jobs table (for the selected row) and in the editor.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { type JobSummary, api, messageOf } from "../../ipc";
 import { navigate } from "../hooks";
 import { toast } from "../toast";
@@ -15,10 +15,16 @@ type Props = {
   onChanged: (summary: JobSummary | null, duplicate?: string) => void;
   /** The editor shows its own History button next to Save. */
   showHistory?: boolean;
+  /** Delete asked for from the keyboard (the jobs table): opens the confirmation. */
+  deleteRequested?: boolean;
+  onDeleteHandled?: () => void;
 };
 
-export function JobActions({ collection, job, onChanged, showHistory = true }: Props) {
+export function JobActions({ collection, job, onChanged, showHistory = true, deleteRequested = false, onDeleteHandled }: Props) {
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
+  useEffect(() => {
+    if (deleteRequested && job) { onDeleteHandled?.(); setConfirmDelete(job.name); }
+  }, [deleteRequested, job]);
   const [duplicating, setDuplicating] = useState<string | null>(null);
   const [duplicateError, setDuplicateError] = useState("");
   const togglable = job !== null && (job.state === "Enabled" || job.state === "Disabled");

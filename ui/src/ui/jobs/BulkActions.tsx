@@ -1,0 +1,64 @@
+// Actions on several selected jobs at once: the engine's per-job commands, called once per job.
+import { useEffect, useState } from "preact/hooks";
+import { type JobSummary, api } from "../../ipc";
+import { type BulkAction, BULK_VERBS, bulkMessage, bulkTargets, deleteQuestion, runBulk } from "../../logic/jobsTable";
+import { Modal } from "../Modal";
+import { toast } from "../toast";
+
+type Props = {
+  collection: string;
+  selected: JobSummary[];
+  /** Delete asked for from the keyboard: opens the confirmation. */
+  deleteRequested: boolean;
+  onDeleteHandled: () => void;
+  onDone: () => void;
+};
+
+export function BulkActions({ collection, selected, deleteRequested, onDeleteHandled, onDone }: Props) {
+  const [confirming, setConfirming] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const call: Record<BulkAction, (name: string) => Promise<unknown>> = {
+    enable: (n) => api.setJobEnabled(collection, n, true),
+    disable: (n) => api.setJobEnabled(collection, n, false),
+    run: (n) => api.runJobNow(collection, n),
+    delete: (n) => api.deleteJob(collection, n),
+  };
+  const run = async (action: BulkAction, names: string[]) => {
+    setBusy(true);
+    const outcome = await runBulk(names, call[action]);
+    setBusy(false);
+    toast(bulkMessage(action, outcome), outcome.failed.length ? "error" : undefined);
+    onDone();
+  };
+  const askDelete = () => setConfirming(selected.map((j) => j.name));
+  useEffect(() => {
+    if (deleteRequested && selected.length > 0) { onDeleteHandled(); askDelete(); }
+  }, [deleteRequested]);
+
+  const button = (action: Exclude<BulkAction, "delete">) => {
+    const names = bulkTargets(action, selected);
+    return (
+      <button id={`bulk-${action}`} type="button" class="outline" disabled={busy || names.length === 0}
+        onClick={() => run(action, names)}>{BULK_VERBS[action][0]}{names.length ? ` (${names.length})` : ""}</button>
+    );
+  };
+  return (
+    <>
+      <div class="toolbar selection-toolbar" role="toolbar" aria-label={`Actions on ${selected.length} selected jobs`}>
+        {button("run")}{button("enable")}{button("disable")}
+        <button id="bulk-delete" type="button" class="outline danger" disabled={busy} onClick={askDelete}>Delete ({selected.length})…</button>
+      </div>
+      <Modal id="confirm-bulk-delete" open={confirming !== null} onClose={() => setConfirming(null)}
+        title={confirming && confirming.length > 1 ? `Delete ${confirming.length} jobs?` : "Delete job?"}>
+        <p id="confirm-bulk-delete-text">{confirming && deleteQuestion(confirming)} This cannot be undone.</p>
+        <footer class="dialog-actions">
+          <button id="confirm-bulk-delete-no" type="button" class="secondary" autoFocus onClick={() => setConfirming(null)}>Cancel</button>
+          <button id="confirm-bulk-delete-yes" type="button" class="danger"
+            onClick={() => { const names = confirming ?? []; setConfirming(null); void run("delete", names); }}>
+            Delete {confirming?.length === 1 ? "1 job" : `${confirming?.length ?? 0} jobs`}
+          </button>
+        </footer>
+      </Modal>
+    </>
+  );
+}

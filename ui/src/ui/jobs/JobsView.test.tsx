@@ -1,0 +1,95 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { type JobSummary, api } from "../../ipc";
+import { JobsView } from "./JobsView";
+
+const C = "local/desktop/default";
+function job(name: string, over: Partial<JobSummary> = {}): JobSummary {
+  return {
+    collection: C, name, state: "Enabled", actionType: "Http", sentence: "Every day",
+    nextRun: null, lastRun: null, lastStatus: null, executionCount: 0, failureCount: 0, faultedCount: 0, ...over,
+  };
+}
+let jobs: JobSummary[];
+
+// Outside Tauri the ipc layer loads the development fake on first use (events included): load it
+// before the tests, not while the environment is torn down after them.
+beforeAll(async () => { await import("../../ipc/fake"); });
+
+beforeEach(() => {
+  location.hash = `#/c/${encodeURIComponent(C)}`;
+  jobs = [
+    job("backup", { nextRun: "2026-11-26T02:00:00Z", lastStatus: "Completed" }),
+    job("alerts", { nextRun: "2026-11-25T12:00:00Z", lastStatus: "Failed" }),
+    job("cleanup", { state: "Disabled" }),
+  ];
+  vi.spyOn(api, "listJobs").mockImplementation(async () => jobs.map((j) => ({ ...j })));
+});
+afterEach(() => { cleanup(); vi.restoreAllMocks(); });
+
+const rowNames = () => [...document.querySelectorAll("#jobs-table tbody tr")].map((r) => r.getAttribute("data-testid")!.slice(8));
+
+describe("the jobs table", () => {
+  it("searches, filters and sorts", async () => {
+    render(<JobsView collection={C} title="default" />);
+    await waitFor(() => expect(rowNames()).toEqual(["alerts", "backup", "cleanup"]));
+    fireEvent.input(screen.getByLabelText("Search jobs by name"), { target: { value: "UP" } });
+    await waitFor(() => expect(rowNames()).toEqual(["backup", "cleanup"]));
+    fireEvent.input(screen.getByLabelText("Search jobs by name"), { target: { value: "" } });
+    fireEvent.change(screen.getByLabelText("State"), { target: { value: "Disabled" } });
+    await waitFor(() => expect(rowNames()).toEqual(["cleanup"]));
+    fireEvent.change(screen.getByLabelText("State"), { target: { value: "" } });
+    fireEvent.click(document.getElementById("sort-nextRun")!);
+    await waitFor(() => expect(rowNames()).toEqual(["alerts", "backup", "cleanup"]));
+    fireEvent.click(document.getElementById("sort-name")!);
+    fireEvent.click(document.getElementById("sort-name")!);
+    await waitFor(() => expect(rowNames()).toEqual(["cleanup", "backup", "alerts"]));
+  });
+
+  it("selects several jobs and disables them, one call per job", async () => {
+    const setEnabled = vi.spyOn(api, "setJobEnabled").mockImplementation(async (_c, name, enabled) => {
+      const j = jobs.find((x) => x.name === name)!;
+      j.state = enabled ? "Enabled" : "Disabled";
+      return j;
+    });
+    render(<JobsView collection={C} title="default" />);
+    fireEvent.click(await screen.findByLabelText("Select alerts"));
+    fireEvent.click(screen.getByLabelText("Select backup"));
+    await waitFor(() => expect(screen.getByText("2 jobs selected")).toBeTruthy());
+    fireEvent.click(document.getElementById("bulk-disable")!);
+    await waitFor(() => expect(setEnabled).toHaveBeenCalledTimes(2));
+    expect(setEnabled.mock.calls.map((c) => [c[1], c[2]])).toEqual([["alerts", false], ["backup", false]]);
+  });
+
+  it("asks before deleting, saying how many", async () => {
+    const del = vi.spyOn(api, "deleteJob").mockImplementation(async (_c, name) => { jobs = jobs.filter((j) => j.name !== name); return null; });
+    render(<JobsView collection={C} title="default" />);
+    fireEvent.click(await screen.findByLabelText("Select all shown jobs"));
+    await waitFor(() => expect(screen.getByText("3 jobs selected")).toBeTruthy());
+    // Delete on a focused row asks for the whole selection.
+    fireEvent.keyDown(screen.getByTestId("job-row-backup"), { key: "Delete" });
+    await waitFor(() => expect(document.getElementById("confirm-bulk-delete-text")!.textContent)
+      .toContain("Delete 3 jobs? Their history goes with them."));
+    expect(del).not.toHaveBeenCalled();
+    fireEvent.click(document.getElementById("confirm-bulk-delete-yes")!);
+    await waitFor(() => expect(del).toHaveBeenCalledTimes(3));
+    await waitFor(() => expect(rowNames()).toEqual([]));
+  });
+
+  it("moves with the arrows, opens with Enter, searches with Ctrl+F and makes a job with N", async () => {
+    render(<JobsView collection={C} title="default" />);
+    const first = await screen.findByTestId("job-row-alerts");
+    first.focus();
+    fireEvent.keyDown(first, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(screen.getByTestId("job-row-backup"));
+    fireEvent.keyDown(document.activeElement!, { key: "Enter" });
+    expect(location.hash).toBe(`#/c/${encodeURIComponent(C)}/j/backup`);
+    fireEvent.keyDown(document.body, { key: "f", ctrlKey: true });
+    expect(document.activeElement).toBe(screen.getByLabelText("Search jobs by name"));
+    fireEvent.keyDown(document.activeElement!, { key: "n" });
+    expect(location.hash).toBe(`#/c/${encodeURIComponent(C)}/j/backup`); // typing in the search is not a shortcut
+    fireEvent.keyDown(document.body, { key: "n" });
+    expect(location.hash).toBe(`#/c/${encodeURIComponent(C)}/new`);
+  });
+});

@@ -1,0 +1,119 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { type OverviewResult, api } from "../../ipc";
+import { KIND_BLACKED_OUT, KIND_MOVED, KIND_PAST, KIND_PLANNED, toColumns } from "../../logic/overview";
+import { OverviewView } from "./OverviewView";
+
+const NOW = Date.UTC(2026, 10, 25, 12, 0); // Wednesday 25 November 2026, 12:00 UTC
+const collections = [
+  { id: "local/desktop/default", name: "default", subscription: "local", resourceGroup: "desktop", state: "Enabled", plan: "P20Premium", maxJobCount: 1000, jobCount: 2, minRecurrence: "1 Minute" },
+  { id: "local/desktop/other", name: "other", subscription: "local", resourceGroup: "desktop", state: "Enabled", plan: "P20Premium", maxJobCount: 1000, jobCount: 1, minRecurrence: "1 Minute" },
+];
+const run = (job: number, at: string, kind: number, over: { status?: string; action?: string; calendar?: string } = {}) =>
+  ({ job, at: Date.parse(at), kind, status: null, action: null, calendar: null, ...over });
+const FROM = "2026-11-23T00:00:00Z";
+const answer: OverviewResult = {
+  now: "2026-11-25T12:00:00Z",
+  from: FROM,
+  jobs: [
+    { collection: "local/desktop/default", name: "report", state: "Enabled", action: "Http", truncated: false },
+    { collection: "local/desktop/default", name: "backup", state: "Enabled", action: "Http", truncated: false },
+    { collection: "local/desktop/other", name: "sync", state: "Enabled", action: "Http", truncated: false },
+  ],
+  runs: toColumns(FROM, [
+    run(0, "2026-11-24T09:00:00Z", KIND_PAST, { status: "Failed", action: "MainAction" }),
+    run(1, "2026-11-24T09:10:00Z", KIND_PAST, { status: "Completed", action: "MainAction" }),
+    run(0, "2026-11-26T09:00:00Z", KIND_PLANNED),
+    run(2, "2026-11-26T09:00:00Z", KIND_BLACKED_OUT, { calendar: "holidays" }),
+    run(1, "2026-11-27T02:00:00Z", KIND_MOVED),
+  ]),
+  busyMinutes: [{ minute: "2026-11-26T09:00:00Z", host: "api.example.com", jobs: 12 }],
+};
+
+// Outside Tauri the ipc layer loads the development fake on first use (events included): load it
+// before the tests, not while the environment is torn down after them.
+beforeAll(async () => { await import("../../ipc/fake"); });
+
+beforeEach(() => {
+  location.hash = "#/overview";
+  vi.spyOn(api, "overview").mockResolvedValue(answer);
+});
+afterEach(() => { cleanup(); vi.restoreAllMocks(); });
+
+function show() {
+  return render(<OverviewView collections={collections} initialZone="UTC" clock={() => NOW} />);
+}
+
+describe("the overview", () => {
+  it("asks for the shown week in the chosen zone and counts runs per hour", async () => {
+    show();
+    await screen.findByTestId("overview-day-2026-11-24");
+    expect(api.overview).toHaveBeenCalledWith("2026-11-23T00:00:00Z", "2026-11-30T00:00:00Z", null);
+    const tuesday = document.querySelector('[data-day="2026-11-24"]')!;
+    const nine = tuesday.querySelector('.hour-cell[data-hour="9"]')!;
+    expect(nine.getAttribute("data-count")).toBe("2");
+    expect(nine.className).toContain("cat-failed");
+    const thursday = document.querySelector('[data-day="2026-11-26"] .hour-cell[data-hour="9"]')!;
+    expect(thursday.className).toContain("cat-blackedOut");
+    // The now line sits in today's column, half way down.
+    const now = document.querySelector('[data-day="2026-11-25"] #overview-now') as HTMLElement;
+    expect(now.style.top).toBe("50.00%");
+    // 7 days × 24 hours in the heat strip; the busiest hour is 2.
+    expect(document.querySelectorAll("#overview-heat .heat")).toHaveLength(168);
+    expect(document.querySelectorAll("#overview-heat .heat-4")).toHaveLength(2);
+  });
+
+  it("warns about busy minutes", async () => {
+    show();
+    const note = await screen.findByRole("note");
+    expect(note.textContent).toContain("api.example.com: 12 jobs at 09:00 on Thu 26 Nov");
+  });
+
+  it("lists a day's runs; a past run opens the history, a coming one the job", async () => {
+    show();
+    fireEvent.click(await screen.findByTestId("overview-day-2026-11-24"));
+    const runs = () => [...document.querySelectorAll<HTMLButtonElement>('[data-testid="overview-run"]')];
+    await waitFor(() => expect(runs().map((r) => r.dataset.job)).toEqual(["report", "backup"]));
+    expect(runs()[0].dataset.category).toBe("failed");
+    fireEvent.click(runs()[0]);
+    expect(location.hash).toBe("#/c/local%2Fdesktop%2Fdefault/j/report/history");
+    fireEvent.click(screen.getByTestId("overview-day-2026-11-26"));
+    await waitFor(() => expect(runs().map((r) => r.dataset.category)).toEqual(["planned", "blackedOut"]));
+    fireEvent.click(runs()[0]);
+    expect(location.hash).toBe("#/c/local%2Fdesktop%2Fdefault/j/report");
+  });
+
+  it("filters by name and collection", async () => {
+    show();
+    await screen.findByTestId("overview-day-2026-11-24");
+    const count = () => document.querySelector('[data-day="2026-11-24"] .hour-cell[data-hour="9"]')!.getAttribute("data-count");
+    fireEvent.input(screen.getByLabelText("Search jobs by name"), { target: { value: "back" } });
+    await waitFor(() => expect(count()).toBe("1"));
+    fireEvent.input(screen.getByLabelText("Search jobs by name"), { target: { value: "" } });
+    fireEvent.change(screen.getByLabelText("Collection"), { target: { value: "local/desktop/other" } });
+    await waitFor(() => expect(count()).toBe("0"));
+    expect(document.querySelector('[data-day="2026-11-26"] .hour-cell[data-hour="9"]')!.className).toContain("cat-blackedOut");
+  });
+
+  it("moves between days with the arrow keys, into the next week", async () => {
+    show();
+    await screen.findByTestId("overview-day-2026-11-24");
+    const calendar = document.getElementById("overview-calendar")!;
+    fireEvent.keyDown(calendar, { key: "ArrowRight" });
+    await waitFor(() => expect(screen.getByTestId("overview-day-2026-11-26").getAttribute("aria-pressed")).toBe("true"));
+    for (let i = 0; i < 4; i++) fireEvent.keyDown(calendar, { key: "ArrowRight" });
+    await waitFor(() => expect(api.overview).toHaveBeenLastCalledWith("2026-11-30T00:00:00Z", "2026-12-07T00:00:00Z", null));
+  });
+
+  it("shows a month as day cells and an agenda as lists", async () => {
+    show();
+    fireEvent.click(await screen.findByText("Month"));
+    await waitFor(() => expect(api.overview).toHaveBeenLastCalledWith("2026-11-01T00:00:00Z", "2026-12-01T00:00:00Z", null));
+    expect(document.querySelectorAll(".month-day")).toHaveLength(30);
+    expect(screen.getByTestId("overview-day-2026-11-24").className).toContain("cat-failed");
+    fireEvent.click(screen.getByText("Agenda"));
+    await screen.findByTestId("agenda-2026-11-26");
+    expect(document.querySelectorAll('[data-testid="agenda-2026-11-26"] [data-testid="overview-run"]')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,50 @@
+import { CATEGORY_LABELS, KIND_BLACKED_OUT, KIND_PAST, type OverviewData, categoryOf, localTime, runAt, runTarget } from "../../logic/overview";
+
+type Props = {
+  data: OverviewData;
+  /** Indices into `data.runs`. */
+  runs: readonly number[];
+  zone: string;
+  /** The most runs listed at once; the rest are counted ("and 120 more"). */
+  limit: number;
+  onMore?: () => void;
+  onOpen: (target: ReturnType<typeof runTarget>) => void;
+  label: string;
+};
+
+/** Runs as buttons (Tab moves between them, Enter opens): a coming run opens its job, a past one its history. */
+export function RunList({ data, runs, zone, limit, onMore, onOpen, label }: Props) {
+  const shown = runs.slice(0, limit);
+  return (
+    <div class="overview-runs">
+      <ul aria-label={label}>
+        {shown.map((i) => {
+          const run = runAt(data, i);
+          const job = data.jobs[run.job];
+          const category = categoryOf(data, i);
+          const past = run.kind === KIND_PAST;
+          const what = past ? `${run.status ?? ""}${run.action && run.action !== "MainAction" ? ` (${run.action})` : ""}`
+            : run.kind === KIND_BLACKED_OUT ? `blacked out by ${run.calendar ?? "a calendar"}` : CATEGORY_LABELS[category];
+          const at = new Date(run.at).toISOString().replace(/\.\d{3}Z$/, "Z");
+          return (
+            <li key={i}>
+              <button type="button" class={`run-chip cat-${category}`} data-testid="overview-run" data-job={job.name}
+                data-category={category} data-at={at}
+                title={`${job.name} · ${what}${past ? " · opens the history" : " · opens the job"}`}
+                onClick={() => onOpen(runTarget(data, i))}>
+                <time dateTime={at}>{localTime(run.at, zone)}</time> <span class="run-job">{job.name}</span>{" "}
+                <small class="run-what">{what}</small>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {runs.length > shown.length && (
+        <p class="muted">
+          and {runs.length - shown.length} more{" "}
+          {onMore && <button type="button" class="secondary outline small" onClick={onMore}>Show more</button>}
+        </p>
+      )}
+    </div>
+  );
+}
