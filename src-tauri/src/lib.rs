@@ -7,3 +7,4 @@ pub mod commands;
 pub mod dto;
 pub mod ipc;
 pub mod preview;
+pub mod transfer;

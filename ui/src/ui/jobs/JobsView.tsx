@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import { type JobSummary, api, messageOf } from "../../ipc";
 import { navigate, useEngineChanged } from "../hooks";
 import { toast } from "../toast";
+import { ExportDialog } from "../transfer/ExportDialog";
 import { ImportDialog } from "./ImportDialog";
 import { JobActions } from "./JobActions";
 import { JobsTable } from "./JobsTable";
@@ -12,6 +13,7 @@ export function JobsView({ collection, title }: { collection: string; title: str
   const [loadError, setLoadError] = useState("");
   const [selected, setSelected] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
 
   // Reloads replace the rows in place (no loading state), so the table does not flicker.
   const reload = useCallback(() => {
@@ -29,7 +31,8 @@ export function JobsView({ collection, title }: { collection: string; title: str
         <div class="toolbar" role="toolbar" aria-label="Jobs">
           {/* With no jobs the empty state carries the one #new-job button. */}
           {!empty && <button id="new-job" type="button" onClick={() => navigate({ page: "new", collection })}>New job</button>}
-          <button id="import-job" type="button" class="secondary" onClick={() => setImporting(true)}>Import…</button>
+          <button id="import-job" type="button" class="secondary" onClick={() => setImporting(true)}>Import job…</button>
+          <button id="export-collection" type="button" class="secondary outline" onClick={() => setExporting(true)}>Export…</button>
         </div>
       </div>
       {!empty && (
@@ -56,6 +59,7 @@ export function JobsView({ collection, title }: { collection: string; title: str
         <JobsTable jobs={jobs} selected={selected} onSelect={setSelected}
           onOpen={(name) => navigate({ page: "job", collection, job: name })} />
       )}
+      <ExportDialog open={exporting} collection={collection} name={title} onClose={() => setExporting(false)} />
       <ImportDialog open={importing} collection={collection} onClose={() => setImporting(false)}
         onImported={(name) => { setImporting(false); toast(`Imported ${name}`); setSelected(name); reload(); }} />
     </section>
