@@ -21,7 +21,9 @@ pytestmark = pytest.mark.incremental
 
 TEMPLATE = ROOT / "examples/arm/scheduler-jobs.json"
 PARAMETERS = ROOT / "examples/arm/scheduler-jobs.parameters.json"
-TEMPLATE_JOBS = ["heartbeat", "nightly-report", "cleanup-queue", "orders-sweep"]
+# warmup-*: a copy loop of warmupCount (default 3) over variables('regions'); audit's condition is false.
+TEMPLATE_JOBS = ["heartbeat", "nightly-report", "cleanup-queue", "orders-sweep",
+                 "warmup-westeurope", "warmup-northeurope", "warmup-eastus"]
 PASSPHRASE = "correct horse battery"
 ROW = 'tr[data-testid="job-row-{}"]'
 REPORT_ROW = '#import-report tr[data-testid="import-row-{}"]'
