@@ -446,8 +446,10 @@ def running_tauri_driver(name: str, data_dir: Path):
                                 stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 env=env, start_new_session=True)
     try:
-        wait_for(lambda: proc.poll() is None and port_open(port), 30,
-                 f"tauri-driver to listen on port {port} (log {log})")
+        # Both: tauri-driver answers a new session by connecting to WebKitWebDriver, which it
+        # starts itself and which may not listen yet.
+        wait_for(lambda: proc.poll() is None and port_open(port) and port_open(native_port), 30,
+                 f"tauri-driver to listen on port {port} and WebKitWebDriver on {native_port} (log {log})")
         yield f"http://127.0.0.1:{port}", App(data_dir, log)
     finally:
         stop_process(proc, group=True)

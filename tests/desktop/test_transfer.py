@@ -14,6 +14,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from selenium.webdriver.remote.file_detector import UselessFileDetector
 
 from conftest import ROOT, UI, running_tauri_driver, wait_for, window_session
 
@@ -39,6 +40,12 @@ def outcomes(ui: UI) -> dict[str, str]:
             for r in ui.all("#import-report tr[data-testid]")}
 
 
+def typing_paths(driver):
+    """Typed paths stay text: selenium would otherwise upload a typed path that names a local
+    file (LocalFileDetector), which WebKitWebDriver does not support."""
+    driver.file_detector = UselessFileDetector()
+
+
 def open_import(ui: UI, path: Path | str):
     ui.click("#import-collections")
     ui.find("#import-file-dialog[open]")
@@ -47,6 +54,7 @@ def open_import(ui: UI, path: Path | str):
 
 def test_a_a_template_with_problems_is_reported_and_nothing_is_written(driver, ui):
     wait_for(lambda: driver.title == "Kairos", 15, "the window title 'Kairos'")
+    typing_paths(driver)
     open_import(ui, TEMPLATE)
     # Without the parameters file, required parameters have no value: problems of the file.
     ui.click("#import-preview")
@@ -150,6 +158,7 @@ def test_e_the_bundle_imports_on_a_fresh_database_with_its_passphrase(driver, ap
     fresh = tmp_path_factory.mktemp("kairos-data-fresh")
     with running_tauri_driver("test_transfer-fresh", fresh) as (url, app):
         with window_session(url, app) as drv:
+            typing_paths(drv)
             ui = UI(drv)
             wait_for(lambda: ui.all("#create-default-collection"), 15, "an empty database's first page")
             open_import(ui, bundle)
