@@ -5,18 +5,20 @@ saved, a bundle exported with its secrets (and a template with its warnings), an
 imported on a fresh database, where a wrong passphrase shows next to its field.
 
 Paths are typed into the fields: the "Browse…" buttons open the system's native dialog, which
-WebDriver cannot drive. Nothing here writes screenshots."""
+WebDriver cannot drive. Screenshots only when asked: KAIROS_TRANSFER_SCREENSHOTS=1 saves the
+dialogs, light and dark, under KAIROS_SCREENSHOTS_DIR."""
 
 from __future__ import annotations
 
 import json
+import os
 import stat
 from pathlib import Path
 
 import pytest
 from selenium.webdriver.remote.file_detector import UselessFileDetector
 
-from conftest import ROOT, UI, running_tauri_driver, wait_for, window_session
+from conftest import ROOT, UI, running_tauri_driver, screenshot, wait_for, window_session
 
 pytestmark = pytest.mark.incremental
 
@@ -38,6 +40,16 @@ def files(tmp_path_factory) -> Path:
 def outcomes(ui: UI) -> dict[str, str]:
     return {r.get_attribute("data-testid").removeprefix("import-row-"): r.get_attribute("data-outcome")
             for r in ui.all("#import-report tr[data-testid]")}
+
+
+def shots(driver, name: str):
+    """The window now, in both themes, when KAIROS_TRANSFER_SCREENSHOTS is set."""
+    if not os.environ.get("KAIROS_TRANSFER_SCREENSHOTS"):
+        return
+    for theme in ("light", "dark"):
+        driver.execute_script("document.documentElement.dataset.theme = arguments[0]", theme)
+        screenshot(driver, f"{name}-{theme}.png")
+    driver.execute_script("delete document.documentElement.dataset.theme")
 
 
 def typing_paths(driver):
@@ -84,6 +96,7 @@ def test_b_the_arm_example_with_its_parameters_is_previewed_imported_and_listed(
     ui.wait_text("#import-summary", lambda t: t == f"Jobs: {len(TEMPLATE_JOBS)} created.",
                  f"to count {len(TEMPLATE_JOBS)} jobs created")
     assert outcomes(ui) == {job: "created" for job in TEMPLATE_JOBS}
+    shots(driver, "import-report")
     # The report stays shown until the dialog is closed.
     ui.click("#import-close")
     ui.gone("#import-file-dialog[open]")
@@ -145,6 +158,7 @@ def test_d_a_bundle_with_secrets_and_a_template_are_exported(driver, ui, files):
     ui.click("#export-submit")
     ui.wait_text("#export-warnings", lambda t: "securestring parameter" in t,
                  "the template's warnings (secrets become parameters)")
+    shots(driver, "export-warnings")
     assert json.loads(template.read_text())["resources"]
     ui.click("#export-close")
     ui.gone("#export-dialog[open]")
@@ -170,6 +184,7 @@ def test_e_the_bundle_imports_on_a_fresh_database_with_its_passphrase(driver, ap
             ui.wait_text("#import-passphrase-error .field-error", lambda t: "not the passphrase" in t,
                          "a wrong passphrase next to its field")
             assert ui.find("#import-passphrase").get_attribute("aria-invalid") == "true"
+            shots(drv, "import-passphrase")
             assert not ui.all("#import-report")
             ui.type("#import-passphrase", PASSPHRASE)
             ui.click("#import-run")
