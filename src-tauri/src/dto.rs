@@ -230,6 +230,8 @@ pub enum TransferFormat {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportResult {
+    /// The file's format, as given or told from its JSON.
+    pub format: TransferFormat,
     /// Whether anything was written.
     pub written: bool,
     pub dry_run: bool,

@@ -50,6 +50,7 @@ pub fn import(d: &Desktop, request: &ImportRequest, dry_run: bool) -> CommandRes
         time_zone: iana_time_zone::get_timezone().unwrap_or_else(|_| "UTC".to_string()),
     };
     let plan = kairos_import::read(&text, &options).map_err(|e| read_error(&e))?;
+    let format = request.format.unwrap_or_else(|| told_from_json(&text));
     let collection = match request.collection.as_deref().map(str::trim) {
         Some(c) if !c.is_empty() => c.to_string(),
         _ => CRONTAB_COLLECTION.to_string(),
@@ -70,10 +71,22 @@ pub fn import(d: &Desktop, request: &ImportRequest, dry_run: bool) -> CommandRes
         dry_run: dry_run || blocked,
     };
     let report = d.engine.import(&batch, options, &|_, _| {})?;
-    Ok(import_result(&report, &plan, &batch, dry_run, blocked))
+    let mut result = import_result(&report, &plan, &batch, dry_run, blocked);
+    result.format = format;
+    Ok(result)
 }
 
-/// The engine's report and the plan's problems and notes, for the dialog's table.
+/// A JSON document's format (read already succeeded, so it is a bundle or a template).
+fn told_from_json(text: &str) -> TransferFormat {
+    let value = kairos_core::document::parse_lenient_json(text).ok();
+    match value.as_ref().and_then(Format::of_json) {
+        Some(Format::Bundle) => TransferFormat::Bundle,
+        _ => TransferFormat::Template,
+    }
+}
+
+/// The engine's report and the plan's problems and notes, for the dialog's table (`format` is
+/// the caller's to set).
 pub fn import_result(
     report: &ImportReport,
     plan: &ImportPlan,
@@ -90,6 +103,7 @@ pub fn import_result(
             .collect()
     };
     ImportResult {
+        format: TransferFormat::Template,
         written: report.written,
         dry_run,
         blocked,

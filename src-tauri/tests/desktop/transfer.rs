@@ -41,6 +41,7 @@ fn the_arm_example_is_previewed_then_imported_with_its_parameters() {
     r.parameters_path = Some(example("scheduler-jobs.parameters.json"));
     let preview = transfer::import(d, &r, true).unwrap();
     assert!(preview.dry_run && !preview.written && !preview.blocked);
+    assert_eq!(preview.format, TransferFormat::Template);
     let jobs: Vec<_> = preview.items.iter().filter_map(|i| i.job.clone()).collect();
     assert!(jobs.contains(&"nightly-report".to_string()), "{jobs:?}");
     assert!(
@@ -121,6 +122,7 @@ fn a_bundle_with_secrets_moves_to_another_database_with_its_passphrase() {
     r.passphrase = Some("correct horse".into());
     let done = transfer::import(o, &r, false).unwrap();
     assert!(done.written, "{done:?}");
+    assert_eq!(done.format, TransferFormat::Bundle);
     let job = c::get_job(o, &id, "report").unwrap();
     assert_eq!(
         job.secrets_set,

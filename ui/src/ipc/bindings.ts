@@ -274,6 +274,8 @@ export type ImportResultItem_Serialize = {
  *  and the parts of the file that are not jobs.
  */
 export type ImportResult_Deserialize = {
+	/**  The file's format, as given or told from its JSON. */
+	format: TransferFormat,
 	/**  Whether anything was written. */
 	written: boolean,
 	dryRun: boolean,
@@ -291,6 +293,8 @@ export type ImportResult_Deserialize = {
  *  and the parts of the file that are not jobs.
  */
 export type ImportResult_Serialize = {
+	/**  The file's format, as given or told from its JSON. */
+	format: TransferFormat,
 	/**  Whether anything was written. */
 	written: boolean,
 	dryRun: boolean,

@@ -97,7 +97,7 @@ function fakeImport(r: ImportRequest, dryRun: boolean) {
     if (!exists) { addCollection(name); changed(); }
     for (const i of items) if (i.job && i.outcome !== "Skipped") save(id, i.job, { action: { type: "Http", request: { uri: "https://example.invalid/", method: "GET" } }, recurrence: { frequency: "Hour", interval: 1 } });
   }
-  return ok<ImportResult>({ written: !dryRun, dryRun, blocked: false, items, problems: [], notes: [{ source: "resources[3]", reason: "(development fake) a note" }] });
+  return ok<ImportResult>({ format: r.format ?? (r.path.includes("secret") ? "Bundle" : "Template"), written: !dryRun, dryRun, blocked: false, items, problems: [], notes: [{ source: "resources[3]", reason: "(development fake) a note" }] });
 }
 const missing = () => fail("NotFound", "no such job");
 

@@ -8,7 +8,7 @@ const item = (outcome: string, job: string | null = "j", extra: Partial<ImportRe
   ({ collection: "c", collectionId: "local/desktop/c", job, source: job ? "resources[1]" : null, outcome, reason: null, code: null, ...extra });
 
 const result = (r: Partial<ImportResult>): ImportResult =>
-  ({ written: false, dryRun: false, blocked: false, items: [], problems: [], notes: [], ...r });
+  ({ format: "Template", written: false, dryRun: false, blocked: false, items: [], problems: [], notes: [], ...r });
 
 describe("format", () => {
   it("names a crontab by its file name, and leaves JSON to the backend", () => {

@@ -29,7 +29,8 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
   useEffect(() => { if (open) { setResult(null); setErrors([]); } }, [open]);
 
   const format = formatFor(path, choice);
-  const shown = importFields(format, asked);
+  // Once previewed, the file's own format decides (a bundle takes no parameters file).
+  const shown = importFields(format ?? result?.format ?? null, asked);
   const by = errorsByField(errors, FIELDS);
 
   const request = (): ImportRequest => ({
