@@ -54,6 +54,7 @@ pub fn run(open: Option<(String, String)>) -> ExitCode {
                 }
             }
         }))
+        .plugin(tauri_plugin_dialog::init())
         .manage(desktop)
         .manage(PendingOpen(Mutex::new(pending)))
         .invoke_handler(builder.invoke_handler())

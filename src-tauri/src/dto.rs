@@ -201,3 +201,97 @@ pub struct OpenJob {
     pub collection: String,
     pub name: String,
 }
+
+/// A file to import. Paths are absolute (typed, or chosen with "Browse…"); the window reads them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportRequest {
+    pub path: String,
+    /// `null`: told from the JSON (a bundle or a template); a crontab must be named.
+    pub format: Option<TransferFormat>,
+    /// A bundle's passphrase, once the import said it needs one (`PassphraseRequired`).
+    pub passphrase: Option<String>,
+    /// A template's parameters file.
+    pub parameters_path: Option<String>,
+    /// The collection a crontab's jobs go into (default `crontab`); bundles and templates name theirs.
+    pub collection: Option<String>,
+    pub replace: bool,
+    pub continue_on_error: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+pub enum TransferFormat {
+    /// A Kairos bundle (whole collections, secrets sealed with a passphrase).
+    Bundle,
+    /// An Azure Resource Manager template.
+    Template,
+    /// A crontab: each line a job with a Command action.
+    Crontab,
+}
+
+/// What an import did, or would do (`dryRun`): one item per collection and job, in file order,
+/// and the parts of the file that are not jobs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportResult {
+    /// The file's format, as given or told from its JSON.
+    pub format: TransferFormat,
+    /// Whether anything was written.
+    pub written: bool,
+    pub dry_run: bool,
+    /// The file's problems stopped an all-or-nothing import: nothing was written.
+    pub blocked: bool,
+    pub items: Vec<ImportResultItem>,
+    /// Parts of the file that cannot be imported (they stop an import without continue on error).
+    pub problems: Vec<ImportNote>,
+    /// Parts of the file left out on purpose.
+    pub notes: Vec<ImportNote>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportResultItem {
+    /// The collection's name, and its id (`subscription/resourceGroup/name`).
+    pub collection: String,
+    pub collection_id: String,
+    /// `null` for the collection itself.
+    pub job: Option<String>,
+    /// Where in the file (`resources[2]`, `line 12`, `collections[0].jobs[3]`).
+    pub source: Option<String>,
+    /// Created, Replaced, Kept, Skipped or Failed (Created and Replaced: would be, when nothing
+    /// was written).
+    pub outcome: String,
+    pub reason: Option<String>,
+    /// A failure's stable code (`BadRequest`, `Conflict`, ...).
+    pub code: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportNote {
+    pub source: String,
+    pub reason: String,
+}
+
+/// A collection to write to a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportRequest {
+    /// The collection's id.
+    pub collection: String,
+    pub format: TransferFormat,
+    /// Seal the jobs' secrets into the bundle with `passphrase` (bundles only).
+    pub with_secrets: bool,
+    pub passphrase: Option<String>,
+    /// Absolute; made owner-only when it carries secrets.
+    pub path: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportResult {
+    pub path: String,
+    /// What a user must know about the file, one sentence each (a job exported Disabled, a secret
+    /// that became a template parameter, a Kairos extension Azure would refuse).
+    pub warnings: Vec<String>,
+}

@@ -4,6 +4,7 @@
 
 use crate::commands::{self as c, CommandResult, Desktop};
 use crate::dto::*;
+use crate::transfer;
 use std::sync::Mutex;
 use tauri::{AppHandle, Manager};
 
@@ -194,6 +195,28 @@ pub async fn send_test_notification(app: AppHandle) -> CommandResult<()> {
     c::send_test_notification(&desktop).await
 }
 
+/// What importing the file would do; writes nothing.
+#[tauri::command]
+#[specta::specta]
+pub async fn import_preview(app: AppHandle, request: ImportRequest) -> CommandResult<ImportResult> {
+    blocking(&app, move |d| transfer::import(d, &request, true)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn import_run(app: AppHandle, request: ImportRequest) -> CommandResult<ImportResult> {
+    blocking(&app, move |d| transfer::import(d, &request, false)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn export_collection(
+    app: AppHandle,
+    request: ExportRequest,
+) -> CommandResult<ExportResult> {
+    blocking(&app, move |d| transfer::export(d, &request)).await
+}
+
 /// The job the window was opened for (a clicked notification), once.
 #[tauri::command]
 #[specta::specta]
@@ -244,6 +267,9 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             send_test_notification,
             take_open_job,
             overview,
+            import_preview,
+            import_run,
+            export_collection,
         ])
         .events(tauri_specta::collect_events![EngineChanged, OpenJob])
 }

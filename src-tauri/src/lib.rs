@@ -8,3 +8,4 @@ pub mod dto;
 pub mod ipc;
 pub mod overview;
 pub mod preview;
+pub mod transfer;

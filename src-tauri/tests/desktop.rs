@@ -8,6 +8,9 @@ use kairos_engine::{Database, Engine, EngineConfig, ManualClock};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
+#[path = "desktop/transfer.rs"]
+mod transfer;
+
 struct Setup {
     desktop: Desktop,
     _dir: tempfile::TempDir,

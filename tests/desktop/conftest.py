@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -431,12 +432,13 @@ def data_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("kairos-data")
 
 
-@pytest.fixture(scope="module")
-def tauri_driver(request, data_dir):
+@contextmanager
+def running_tauri_driver(name: str, data_dir: Path):
     """tauri-driver on a free port (it starts WebKitWebDriver, which starts the app). The app
-    inherits its environment, so KAIROS_DATA_DIR is set here. Yields (url, App)."""
+    inherits its environment, so KAIROS_DATA_DIR is set here. Yields (url, App); afterwards ends
+    tauri-driver and every Kairos process of `data_dir`."""
     port, native_port = free_port(), free_port()
-    log = OUT / f"tauri-driver-{request.module.__name__}.log"
+    log = OUT / f"tauri-driver-{name}.log"
     env = dict(os.environ, KAIROS_DATA_DIR=str(data_dir), RUST_LOG=os.environ.get("RUST_LOG", "info"))
     with open(log, "wb") as out:
         proc = subprocess.Popen([TAURI_DRIVER, "--port", str(port), "--native-port", str(native_port),
@@ -444,14 +446,23 @@ def tauri_driver(request, data_dir):
                                 stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 env=env, start_new_session=True)
     try:
-        wait_for(lambda: proc.poll() is None and port_open(port), 30,
-                 f"tauri-driver to listen on port {port} (log {log})")
+        # Both: tauri-driver answers a new session by connecting to WebKitWebDriver, which it
+        # starts itself and which may not listen yet.
+        wait_for(lambda: proc.poll() is None and port_open(port) and port_open(native_port), 30,
+                 f"tauri-driver to listen on port {port} and WebKitWebDriver on {native_port} (log {log})")
         yield f"http://127.0.0.1:{port}", App(data_dir, log)
     finally:
         stop_process(proc, group=True)
         ended = stop_kairos(data_dir)
         if ended:
             print(f"desktop e2e: ended leftover Kairos processes {ended}", file=sys.stderr)
+
+
+@pytest.fixture(scope="module")
+def tauri_driver(request, data_dir):
+    """tauri-driver for this module's data directory. Yields (url, App)."""
+    with running_tauri_driver(request.module.__name__, data_dir) as started:
+        yield started
 
 
 @pytest.fixture(scope="module")
@@ -468,11 +479,10 @@ def new_session(url: str) -> webdriver.Remote:
                             client_config=ClientConfig(remote_server_addr=url, timeout=120))
 
 
-@pytest.fixture(scope="module")
-def driver(tauri_driver):
-    """A WebDriver session on a fresh `kairos-desktop` window (ended after the module; a test may
-    close the window itself)."""
-    url, app = tauri_driver
+@contextmanager
+def window_session(url: str, app: App):
+    """A WebDriver session on a fresh `kairos-desktop` window, once the page has rendered; ended
+    afterwards (a test may close the window itself), waiting for the window process to exit."""
     drv = new_session(url)
     try:
         wait_for(lambda: drv.execute_script("return document.readyState") == "complete"
@@ -485,6 +495,14 @@ def driver(tauri_driver):
         except Exception as e:  # noqa: BLE001 - the window may be gone already (a test closed it)
             print(f"desktop e2e: ending the WebDriver session: {type(e).__name__}: {e}", file=sys.stderr)
         wait_for(lambda: not app.window_pids(), 20, "the window process to exit after the session ended")
+
+
+@pytest.fixture(scope="module")
+def driver(tauri_driver):
+    """A WebDriver session on a fresh `kairos-desktop` window (ended after the module)."""
+    url, app = tauri_driver
+    with window_session(url, app) as drv:
+        yield drv
 
 
 # ---------------------------------------------------------------------------------------------

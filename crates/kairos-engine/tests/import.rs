@@ -1,7 +1,7 @@
 //! Importing many jobs at once (`Engine::import`) and reading a collection out
 //! (`Engine::export_collection`), on real SQLite files: all or nothing, continue on error,
 //! existing jobs skipped or replaced, quotas counted over the whole import, dry runs, and secrets
-//! out only when asked.
+//! out only when asked; the documents made from an export (`to_document`).
 
 use chrono::{DateTime, Utc};
 use kairos_core::iso8601::parse_datetime;
@@ -403,6 +403,60 @@ fn export_reads_a_collection_back_and_secrets_only_when_asked() {
         name: "plain".into(),
     };
     assert!(s.engine.get_job(&job).is_ok());
+}
+
+/// `to_document`, shared by `kairos export` and the desktop's Export dialog: a bundle with its
+/// secrets sealed only with a passphrase, an ARM template of one collection with its warnings.
+#[test]
+fn export_documents_seal_secrets_only_with_a_passphrase_and_templates_warn() {
+    use kairos_engine::export::{to_document, ExportFormat};
+    let s = setup();
+    let mut secret_job = http_job("with-password", "https://example.test/");
+    secret_job.body["properties"]["action"]["request"]["authentication"] =
+        json!({"type": "Basic", "username": "me", "password": "hunter2-secret"});
+    let batch = ImportBatch {
+        collections: vec![
+            collection("ops", None, vec![secret_job]),
+            collection("dev", None, vec![http_job("plain", "http://127.0.0.1:9/")]),
+        ],
+    };
+    assert!(import(&s.engine, batch, ImportOptions::default()).written);
+    let read = |name: &str, secrets: bool| s.engine.export_collection(&key(name), secrets).unwrap();
+
+    let plain = to_document(
+        vec![read("ops", false), read("dev", false)],
+        ExportFormat::Bundle { passphrase: None },
+    )
+    .unwrap();
+    let bundle: Value = serde_json::from_str(&plain.text).unwrap();
+    assert_eq!(bundle["kairosBundle"], 1);
+    assert_eq!(bundle["collections"].as_array().unwrap().len(), 2);
+    assert!(bundle.get("secrets").is_none() && plain.warnings.is_empty());
+
+    let empty = ExportFormat::Bundle {
+        passphrase: Some(String::new()),
+    };
+    let e = to_document(vec![read("ops", true)], empty).unwrap_err();
+    assert_eq!(e.code(), "PassphraseEmpty");
+    assert!(e.is_passphrase());
+    let sealed = ExportFormat::Bundle {
+        passphrase: Some("pass".into()),
+    };
+    let sealed = to_document(vec![read("ops", true)], sealed).unwrap();
+    assert!(sealed.text.contains("BEGIN AGE ENCRYPTED FILE"));
+    assert!(!sealed.text.contains("hunter2"));
+
+    let template = to_document(vec![read("ops", false)], ExportFormat::Arm).unwrap();
+    assert!(template.text.contains("deploymentTemplate.json"));
+    assert_eq!(
+        template.warnings,
+        ["with-password: properties.action.request.authentication.password is the securestring parameter 'withPasswordPassword' (given at deployment)"]
+    );
+    let two = to_document(
+        vec![read("ops", false), read("dev", false)],
+        ExportFormat::Arm,
+    );
+    assert_eq!(two.unwrap_err().code(), "BadRequest");
 }
 
 /// The job count the quota reads is kept in the collection's row (migration 7): by PUT,

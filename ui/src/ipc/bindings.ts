@@ -32,6 +32,10 @@ export const commands = {
 	takeOpenJob: () => __TAURI_INVOKE<OpenJob | null>("take_open_job"),
 	/**  Every job's runs in a window, for the schedule overview (`overview.rs`). */
 	overview: (from: string, to: string, collections: string[] | null) => typedError<OverviewResult, CommandError>(__TAURI_INVOKE("overview", { from, to, collections })),
+	/**  What importing the file would do; writes nothing. */
+	importPreview: (request: ImportRequest_Deserialize) => typedError<ImportResult_Serialize, CommandError>(__TAURI_INVOKE("import_preview", { request })),
+	importRun: (request: ImportRequest_Deserialize) => typedError<ImportResult_Serialize, CommandError>(__TAURI_INVOKE("import_run", { request })),
+	exportCollection: (request: ExportRequest_Deserialize) => typedError<ExportResult, CommandError>(__TAURI_INVOKE("export_collection", { request })),
 };
 
 /** Events */
@@ -103,6 +107,42 @@ export type EngineChanged = {
 	version: number,
 };
 
+/**  A collection to write to a file. */
+export type ExportRequest = ExportRequest_Serialize | ExportRequest_Deserialize;
+
+/**  A collection to write to a file. */
+export type ExportRequest_Deserialize = {
+	/**  The collection's id. */
+	collection: string,
+	format: TransferFormat,
+	/**  Seal the jobs' secrets into the bundle with `passphrase` (bundles only). */
+	withSecrets: boolean,
+	passphrase?: string | null,
+	/**  Absolute; made owner-only when it carries secrets. */
+	path: string,
+};
+
+/**  A collection to write to a file. */
+export type ExportRequest_Serialize = {
+	/**  The collection's id. */
+	collection: string,
+	format: TransferFormat,
+	/**  Seal the jobs' secrets into the bundle with `passphrase` (bundles only). */
+	withSecrets: boolean,
+	passphrase: string | null,
+	/**  Absolute; made owner-only when it carries secrets. */
+	path: string,
+};
+
+export type ExportResult = {
+	path: string,
+	/**
+	 *  What a user must know about the file, one sentence each (a job exported Disabled, a secret
+	 *  that became a template parameter, a Kairos extension Azure would refuse).
+	 */
+	warnings: string[],
+};
+
 /**
  *  One rule a field broke; `path` is rooted at the job's properties
  *  (`properties.action.request.uri`), as the engine and the REST API report it.
@@ -154,6 +194,126 @@ export type HistoryOccurrence_Serialize = {
 	scheduledTime: string | null,
 	status: string,
 	attempts: HistoryAttempt_Serialize[],
+};
+
+export type ImportNote = {
+	source: string,
+	reason: string,
+};
+
+/**  A file to import. Paths are absolute (typed, or chosen with "Browse…"); the window reads them. */
+export type ImportRequest = ImportRequest_Serialize | ImportRequest_Deserialize;
+
+/**  A file to import. Paths are absolute (typed, or chosen with "Browse…"); the window reads them. */
+export type ImportRequest_Deserialize = {
+	path: string,
+	/**  `null`: told from the JSON (a bundle or a template); a crontab must be named. */
+	format?: TransferFormat | null,
+	/**  A bundle's passphrase, once the import said it needs one (`PassphraseRequired`). */
+	passphrase?: string | null,
+	/**  A template's parameters file. */
+	parametersPath?: string | null,
+	/**  The collection a crontab's jobs go into (default `crontab`); bundles and templates name theirs. */
+	collection?: string | null,
+	replace: boolean,
+	continueOnError: boolean,
+};
+
+/**  A file to import. Paths are absolute (typed, or chosen with "Browse…"); the window reads them. */
+export type ImportRequest_Serialize = {
+	path: string,
+	/**  `null`: told from the JSON (a bundle or a template); a crontab must be named. */
+	format: TransferFormat | null,
+	/**  A bundle's passphrase, once the import said it needs one (`PassphraseRequired`). */
+	passphrase: string | null,
+	/**  A template's parameters file. */
+	parametersPath: string | null,
+	/**  The collection a crontab's jobs go into (default `crontab`); bundles and templates name theirs. */
+	collection: string | null,
+	replace: boolean,
+	continueOnError: boolean,
+};
+
+/**
+ *  What an import did, or would do (`dryRun`): one item per collection and job, in file order,
+ *  and the parts of the file that are not jobs.
+ */
+export type ImportResult = ImportResult_Serialize | ImportResult_Deserialize;
+
+export type ImportResultItem = ImportResultItem_Serialize | ImportResultItem_Deserialize;
+
+export type ImportResultItem_Deserialize = {
+	/**  The collection's name, and its id (`subscription/resourceGroup/name`). */
+	collection: string,
+	collectionId: string,
+	/**  `null` for the collection itself. */
+	job?: string | null,
+	/**  Where in the file (`resources[2]`, `line 12`, `collections[0].jobs[3]`). */
+	source?: string | null,
+	/**
+	 *  Created, Replaced, Kept, Skipped or Failed (Created and Replaced: would be, when nothing
+	 *  was written).
+	 */
+	outcome: string,
+	reason?: string | null,
+	/**  A failure's stable code (`BadRequest`, `Conflict`, ...). */
+	code?: string | null,
+};
+
+export type ImportResultItem_Serialize = {
+	/**  The collection's name, and its id (`subscription/resourceGroup/name`). */
+	collection: string,
+	collectionId: string,
+	/**  `null` for the collection itself. */
+	job: string | null,
+	/**  Where in the file (`resources[2]`, `line 12`, `collections[0].jobs[3]`). */
+	source: string | null,
+	/**
+	 *  Created, Replaced, Kept, Skipped or Failed (Created and Replaced: would be, when nothing
+	 *  was written).
+	 */
+	outcome: string,
+	reason: string | null,
+	/**  A failure's stable code (`BadRequest`, `Conflict`, ...). */
+	code: string | null,
+};
+
+/**
+ *  What an import did, or would do (`dryRun`): one item per collection and job, in file order,
+ *  and the parts of the file that are not jobs.
+ */
+export type ImportResult_Deserialize = {
+	/**  The file's format, as given or told from its JSON. */
+	format: TransferFormat,
+	/**  Whether anything was written. */
+	written: boolean,
+	dryRun: boolean,
+	/**  The file's problems stopped an all-or-nothing import: nothing was written. */
+	blocked: boolean,
+	items: ImportResultItem_Deserialize[],
+	/**  Parts of the file that cannot be imported (they stop an import without continue on error). */
+	problems: ImportNote[],
+	/**  Parts of the file left out on purpose. */
+	notes: ImportNote[],
+};
+
+/**
+ *  What an import did, or would do (`dryRun`): one item per collection and job, in file order,
+ *  and the parts of the file that are not jobs.
+ */
+export type ImportResult_Serialize = {
+	/**  The file's format, as given or told from its JSON. */
+	format: TransferFormat,
+	/**  Whether anything was written. */
+	written: boolean,
+	dryRun: boolean,
+	/**  The file's problems stopped an all-or-nothing import: nothing was written. */
+	blocked: boolean,
+	items: ImportResultItem_Serialize[],
+	/**  Parts of the file that cannot be imported (they stop an import without continue on error). */
+	problems: ImportNote[],
+	/**  Parts of the file left out on purpose. */
+	notes: ImportNote[],
 };
 
 /**
@@ -386,6 +546,14 @@ export type Settings = {
 	notifyOnFault: boolean,
 	startAtLogin: boolean,
 };
+
+export type TransferFormat = 
+/**  A Kairos bundle (whole collections, secrets sealed with a passphrase). */
+"Bundle" | 
+/**  An Azure Resource Manager template. */
+"Template" | 
+/**  A crontab: each line a job with a Command action. */
+"Crontab";
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

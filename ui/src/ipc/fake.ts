@@ -3,7 +3,7 @@
 // made-up weekly runs. Add `?empty` to the URL to start without collections.
 import { fakeOverview } from "./fakeOverview";
 import type { Backend } from "./index";
-import type { CollectionSummary, FieldError, JobSummary, JsonValue, Result, Settings } from "./types";
+import type { CollectionSummary, FieldError, ImportRequest, ImportResult, JobSummary, JsonValue, Result, Settings } from "./types";
 
 type Obj = { [k: string]: JsonValue };
 const o = (v: JsonValue | undefined): Obj => (v && typeof v === "object" && !Array.isArray(v) ? v : {});
@@ -78,6 +78,28 @@ if (!location.search.includes("empty")) {
 }
 
 const job = (c: string, n: string) => jobs.get(`${c}|${n}`);
+
+/** Import, shallowly: any path gives two jobs into "imported"; a path with "secret" in it wants the passphrase "pass". */
+function fakeImport(r: ImportRequest, dryRun: boolean) {
+  const on = (path: string, code: string, message: string) => fail(code, message, [{ path, code, message }]);
+  if (!r.path.trim().startsWith("/")) return on("path", "BadRequest", "give the full path");
+  if (r.path.includes("secret") && !r.passphrase) return on("passphrase", "PassphraseRequired", "this bundle carries encrypted secrets: give the passphrase it was exported with");
+  if (r.path.includes("secret") && r.passphrase !== "pass") return on("passphrase", "PassphraseWrong", "this is not the passphrase the bundle was exported with");
+  const name = r.format === "Crontab" ? (r.collection || "crontab") : "imported";
+  const id = `local/desktop/${name}`;
+  const exists = collections.has(id);
+  const items: ImportResult["items"] = [{ collection: name, collectionId: id, job: null, source: null, outcome: exists ? "Kept" : "Created", reason: exists ? "the collection exists; it is left as it is" : null, code: null }];
+  for (const [n, jobName] of ["heartbeat", "nightly-report"].entries()) {
+    const there = !!job(id, jobName);
+    items.push({ collection: name, collectionId: id, job: jobName, source: `resources[${n}]`,
+      outcome: there ? (r.replace ? "Replaced" : "Skipped") : "Created", reason: there && !r.replace ? "the job exists (replace is off)" : null, code: null });
+  }
+  if (!dryRun) {
+    if (!exists) { addCollection(name); changed(); }
+    for (const i of items) if (i.job && i.outcome !== "Skipped") save(id, i.job, { action: { type: "Http", request: { uri: "https://example.invalid/", method: "GET" } }, recurrence: { frequency: "Hour", interval: 1 } });
+  }
+  return ok<ImportResult>({ format: r.format ?? (r.path.includes("secret") ? "Bundle" : "Template"), written: !dryRun, dryRun, blocked: false, items, problems: [], notes: [{ source: "resources[3]", reason: "(development fake) a note" }] });
+}
 const missing = () => fail("NotFound", "no such job");
 
 export const fakeBackend: Backend = {
@@ -140,6 +162,12 @@ export const fakeBackend: Backend = {
     sendTestNotification: () => ok(null),
     takeOpenJob: async () => null,
     overview: (from, to, cols) => ok(fakeOverview([...jobs.values()].map((j) => j.summary), from, to, cols)),
+    importPreview: (r) => fakeImport(r, true),
+    importRun: (r) => fakeImport(r, false),
+    exportCollection: (r) => {
+      if (!r.path.trim().startsWith("/")) return fail("BadRequest", "give the full path", [{ path: "path", code: "BadRequest", message: "give the full path" }]);
+      return ok({ path: r.path, warnings: r.format === "Template" ? ["nightly-report: properties.action.request.authentication.password is the securestring parameter 'nightlyReportPassword' (given at deployment)"] : [] });
+    },
   },
   events: {
     engineChanged: { listen: async (cb) => { listeners.add(cb); return () => { listeners.delete(cb); }; } },

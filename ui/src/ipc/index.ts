@@ -4,8 +4,9 @@
 // answers instead, loaded on demand so it never ships in the app's code path.
 import { commands, events } from "./bindings";
 import type {
-  ApiInfo, CollectionSummary, CommandError, DesktopProblems, EngineChanged, FieldError, HistoryOccurrence, JobDetail,
-  JobSummary, JsonValue, OpenJob, ParsedJob, PreviewRequest, PreviewResult, Result, Settings,
+  ApiInfo, CollectionSummary, CommandError, DesktopProblems, EngineChanged, ExportRequest, ExportResult, FieldError,
+  HistoryOccurrence, ImportRequest, ImportResult, JobDetail, JobSummary, JsonValue, OpenJob, ParsedJob, PreviewRequest,
+  PreviewResult, Result, Settings,
 } from "./types";
 import type { OverviewResult } from "./types";
 
@@ -98,7 +99,26 @@ export const api = {
   /** Every job's runs in [from, to) (RFC 3339), of these collection ids (null: all). */
   overview: (from: string, to: string, collections: string[] | null): Promise<OverviewResult> =>
     result((c) => c.overview(from, to, collections)),
+  /** What importing the file would do (the report, nothing written). `PassphraseRequired`: ask for it. */
+  importPreview: (request: ImportRequest): Promise<ImportResult> => result((c) => c.importPreview(request)),
+  importRun: (request: ImportRequest): Promise<ImportResult> => result((c) => c.importRun(request)),
+  exportCollection: (request: ExportRequest): Promise<ExportResult> => result((c) => c.exportCollection(request)),
 };
+
+export type PickPath = { kind: "file" | "directory" | "save"; defaultPath?: string; title?: string };
+
+/**
+ * The system's open or save dialog (tauri-plugin-dialog): the chosen path, or null when cancelled.
+ * Outside Tauri (the development fake) the browser's prompt stands in.
+ */
+export async function pickPath({ kind, defaultPath, title }: PickPath): Promise<string | null> {
+  if (!inTauri) return window.prompt(title ?? "Path", defaultPath ?? "") || null;
+  const dialog = await import("@tauri-apps/plugin-dialog");
+  const chosen = kind === "save"
+    ? await dialog.save({ defaultPath, title })
+    : await dialog.open({ directory: kind === "directory", multiple: false, defaultPath, title });
+  return typeof chosen === "string" ? chosen : null;
+}
 
 /** Subscribes at once and returns the unsubscribe (listening itself is asynchronous in Tauri). */
 function subscribe<T>(pick: (b: Backend) => Listen<T>, cb: (payload: T) => void): () => void {

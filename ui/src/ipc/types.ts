@@ -11,6 +11,10 @@ export type {
   PreviewRequest_Serialize as PreviewRequest,
   PreviewResult_Serialize as PreviewResult,
   PreviewRun_Serialize as PreviewRun,
+  ExportRequest_Deserialize as ExportRequest, ExportResult, ImportNote, TransferFormat,
+  ImportRequest_Deserialize as ImportRequest,
+  ImportResult_Serialize as ImportResult,
+  ImportResultItem_Serialize as ImportResultItem,
 } from "./bindings";
 export type { BusyMinute, OverviewJob, OverviewResult, OverviewRuns } from "./bindings";
 

@@ -1,8 +1,10 @@
 import { useState } from "preact/hooks";
 import { type CollectionSummary, api, messageOf } from "../ipc";
 import { routeHash } from "../logic/routes";
+import { importCounts } from "../logic/transfer";
 import { navigate } from "./hooks";
 import { toast } from "./toast";
+import { ImportFileDialog } from "./transfer/ImportFileDialog";
 
 type Props = { collections: CollectionSummary[] | null; current: string | null; onChanged: () => void };
 
@@ -44,7 +46,26 @@ export function Sidebar({ collections, current, onChanged }: Props) {
         </div>
       )}
       <NewCollection onCreated={onChanged} />
+      <ImportFile onImported={onChanged} />
     </aside>
+  );
+}
+
+/** "Import…": bundles, templates and crontabs; the report stays in the dialog. */
+function ImportFile({ onImported }: { onImported: () => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button id="import-collections" type="button" class="secondary outline" onClick={() => setOpen(true)}>Import…</button>
+      <ImportFileDialog open={open} onClose={() => setOpen(false)}
+        onImported={(r) => {
+          const c = importCounts(r);
+          toast(`Imported ${c.created + c.replaced} job${c.created + c.replaced === 1 ? "" : "s"}`);
+          onImported();
+          const first = r.items.find((i) => i.outcome !== "Failed")?.collectionId;
+          if (first) navigate({ page: "collection", collection: first });
+        }} />
+    </>
   );
 }
 

@@ -1,9 +1,24 @@
 // The Command action's fields: a local program run as the user (docs/semantics.md,
-// "Command action"). Paths are typed; there is no file picker yet.
+// "Command action"). Paths can be typed, or chosen with "Browse…" (the system's dialog, through
+// tauri-plugin-dialog).
+import { type PickPath, messageOf, pickPath } from "../../ipc";
 import type { CommandForm } from "../../logic/actionForm";
+import { toast } from "../toast";
 import { FieldErrors, TextArea, TextField, invalidAttrs, useFieldErrors } from "./fields";
 
 type Props = { prefix: string; value: CommandForm; onChange: (v: CommandForm) => void };
+
+function Browse({ id, pick, onPicked }: { id: string; pick: PickPath; onPicked: (path: string) => void }) {
+  const browse = async () => {
+    try {
+      const chosen = await pickPath(pick);
+      if (chosen) onPicked(chosen);
+    } catch (e) {
+      toast(`Could not open the dialog: ${messageOf(e)}`, "error");
+    }
+  };
+  return <button id={id} type="button" class="secondary outline" onClick={browse}>Browse…</button>;
+}
 
 export function CommandFields({ prefix: p, value, onChange }: Props) {
   const set = (patch: Partial<CommandForm>) => onChange({ ...value, ...patch });
@@ -19,12 +34,16 @@ export function CommandFields({ prefix: p, value, onChange }: Props) {
       <FieldErrors id={shellId} errors={shellErrors} />
       <TextField id={`${p}cmd-program`} label={value.shell ? "Command line" : "Program"} value={value.program} mono
         placeholder={value.shell ? "backup.sh --all && echo done" : "/usr/bin/rsync, or a name on PATH"}
-        onInput={(program) => set({ program })} />
+        onInput={(program) => set({ program })}
+        after={!value.shell && <Browse id={`${p}cmd-program-browse`} onPicked={(program) => set({ program })}
+          pick={{ kind: "file", title: "The program to run", defaultPath: value.program || undefined }} />} />
       {!value.shell &&
         <TextArea id={`${p}cmd-arguments`} label="Arguments" hint="One per line, passed as they are (no shell: ; and $ are plain text)."
           value={value.arguments} mono rows={3} onInput={(args) => set({ arguments: args })} />}
       <TextField id={`${p}cmd-working-directory`} label="Working directory" value={value.workingDirectory} mono
-        placeholder="Your home directory" onInput={(workingDirectory) => set({ workingDirectory })} />
+        placeholder="Your home directory" onInput={(workingDirectory) => set({ workingDirectory })}
+        after={<Browse id={`${p}cmd-working-directory-browse`} onPicked={(workingDirectory) => set({ workingDirectory })}
+          pick={{ kind: "directory", title: "The working directory", defaultPath: value.workingDirectory || undefined }} />} />
       <TextArea id={`${p}cmd-environment`} label="Environment" hint="NAME=value, one per line, added to yours."
         value={value.environment} mono rows={2} onInput={(environment) => set({ environment })} />
       <div class="grid">

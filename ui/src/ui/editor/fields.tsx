@@ -42,6 +42,8 @@ type TextProps = Base & {
   value: string; onInput: (v: string) => void;
   type?: "text" | "url" | "datetime-local" | "password"; placeholder?: string; readOnly?: boolean;
   list?: string; autoComplete?: string; mono?: boolean;
+  /** Beside the input, e.g. a "Browse…" button. */
+  after?: ComponentChildren;
 };
 
 /** Preact types `type`, `list` and `step` per input kind; this field picks them at run time. */
@@ -52,11 +54,14 @@ function typeAttrs(p: TextProps) {
 
 export function TextField(p: TextProps) {
   const errors = useFieldErrors(p.id);
+  const input = (
+    <input id={p.id} value={p.value} placeholder={p.placeholder} readOnly={p.readOnly}
+      autoComplete={p.autoComplete ?? "off"} spellcheck={false} class={p.mono ? "mono" : undefined}
+      {...(typeAttrs(p) as object)} {...invalidAttrs(p.id, errors)} onInput={(e) => p.onInput(e.currentTarget.value)} />
+  );
   return (
     <Wrap {...p} errors={errors}>
-      <input id={p.id} value={p.value} placeholder={p.placeholder} readOnly={p.readOnly}
-        autoComplete={p.autoComplete ?? "off"} spellcheck={false} class={p.mono ? "mono" : undefined}
-        {...(typeAttrs(p) as object)} {...invalidAttrs(p.id, errors)} onInput={(e) => p.onInput(e.currentTarget.value)} />
+      {p.after ? <div class="input-with-button">{input}{p.after}</div> : input}
     </Wrap>
   );
 }

@@ -7,6 +7,7 @@ import {
 import { navigate, useEngineChanged } from "../hooks";
 import { toast } from "../toast";
 import { BulkActions } from "./BulkActions";
+import { ExportDialog } from "../transfer/ExportDialog";
 import { ImportDialog } from "./ImportDialog";
 import { JobActions } from "./JobActions";
 import { JobsTable } from "./JobsTable";
@@ -23,6 +24,7 @@ export function JobsView({ collection, title }: { collection: string; title: str
   const [deleteRequested, setDeleteRequested] = useState(false);
   const [importing, setImporting] = useState(false);
   const search = useRef<HTMLInputElement>(null);
+  const [exporting, setExporting] = useState(false);
 
   // Reloads replace the rows in place (no loading state), so the table does not flicker.
   const reload = useCallback(() => {
@@ -60,7 +62,8 @@ export function JobsView({ collection, title }: { collection: string; title: str
         <div class="toolbar" role="toolbar" aria-label="Jobs">
           {/* With no jobs the empty state carries the one #new-job button. */}
           {!empty && <button id="new-job" type="button" title="New job (N)" onClick={() => navigate({ page: "new", collection })}>New job</button>}
-          <button id="import-job" type="button" class="secondary" onClick={() => setImporting(true)}>Import…</button>
+          <button id="import-job" type="button" class="secondary" onClick={() => setImporting(true)}>Import job…</button>
+          <button id="export-collection" type="button" class="secondary outline" onClick={() => setExporting(true)}>Export…</button>
         </div>
       </div>
       {!empty && jobs && (
@@ -114,6 +117,7 @@ export function JobsView({ collection, title }: { collection: string; title: str
           onOpen={(name) => navigate({ page: "job", collection, job: name })}
           onDelete={(name) => { if (!selected.has(name)) setSelected(new Set([name])); setDeleteRequested(true); }} />
       )}
+      <ExportDialog open={exporting} collection={collection} name={title} onClose={() => setExporting(false)} />
       <ImportDialog open={importing} collection={collection} onClose={() => setImporting(false)}
         onImported={(name) => { setImporting(false); toast(`Imported ${name}`); setSelected(new Set([name])); reload(); }} />
     </section>

@@ -6,9 +6,7 @@ use super::passphrase;
 use crate::manage::backend::{collection_key, Failure, Outcome, EXIT_FAILURE};
 use crate::manage::{Context, Target};
 use clap::Args;
-use kairos_engine::export::CollectionExport;
-use kairos_import::bundle::{secret_key, Bundle, BundleCollection, BundleJob, Secrets};
-use serde_json::Value;
+use kairos_engine::export::{to_document, ExportError, ExportFormat};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -53,73 +51,34 @@ impl ExportArgs {
         for key in &keys {
             exports.push(context.backend.export_collection(key, self.with_secrets)?);
         }
-        if self.arm {
-            return self.write(arm_template(&exports[0]));
-        }
-        if self.crontab {
-            return Err(Failure::bad_input(
-                "--crontab",
-                "this export format is not available in this build",
-            ));
-        }
-        let mut secrets = Secrets::new();
-        let mut collections = Vec::with_capacity(exports.len());
-        for export in exports {
-            let mut jobs = Vec::with_capacity(export.jobs.len());
-            for job in export.jobs {
-                if let Some(note) = &job.note {
-                    eprintln!("kairos export: {}: {note}", job.name);
-                }
-                if !job.secrets.is_empty() {
-                    let key = secret_key(&export.key.resource_group, &export.key.name, &job.name);
-                    secrets.insert(key, job.secrets.into_iter().collect());
-                }
-                let mut body = job.body;
-                jobs.push(BundleJob {
-                    name: job.name,
-                    properties: body["properties"].take(),
-                });
-            }
-            collections.push(BundleCollection {
-                resource_group: export.key.resource_group.clone(),
-                name: export.key.name.clone(),
-                collection: export.body,
-                jobs,
-            });
-        }
-        let passphrase = if self.with_secrets {
-            Some(passphrase::read(self.passphrase_file.as_deref(), true)?)
+        let format = if self.arm {
+            ExportFormat::Arm
+        } else if self.crontab {
+            ExportFormat::Crontab
         } else {
-            None
+            // Read before the document is made, so a terminal asks for it once, up front.
+            let passphrase = if self.with_secrets {
+                Some(passphrase::read(self.passphrase_file.as_deref(), true)?)
+            } else {
+                None
+            };
+            ExportFormat::Bundle { passphrase }
         };
-        let sealed = passphrase.as_deref().map(|p| (&secrets, p));
-        let bundle = Bundle::new(collections, sealed).map_err(|e| {
-            let mut f = Failure::bad_input("--passphrase-file", e.to_string());
+        let document = to_document(exports, format).map_err(|e| {
+            let target = match e {
+                ExportError::Unavailable(_) => "--crontab",
+                ExportError::OneCollection => "COLLECTION",
+                ExportError::Bundle(_) => "--passphrase-file",
+            };
+            let mut f = Failure::bad_input(target, e.to_string());
             f.body["error"]["code"] = e.code().into();
             f
         })?;
-        self.write(bundle.to_text())
+        for warning in &document.warnings {
+            eprintln!("kairos export: {warning}");
+        }
+        self.write(document.text)
     }
-}
-
-/// The collection as an ARM template; what a user must know about it goes to stderr: the
-/// parameters a deployment asks for (the secrets) and the parts Azure does not know.
-fn arm_template(export: &CollectionExport) -> String {
-    let jobs: Vec<(String, Value)> = export
-        .jobs
-        .iter()
-        .map(|j| (j.name.clone(), j.body.clone()))
-        .collect();
-    let out = kairos_import::arm::export_template(&export.key.name, &export.body, &jobs);
-    for (parameter, job, path) in &out.secret_parameters {
-        eprintln!("kairos export: {job}: {path} is the securestring parameter '{parameter}' (given at deployment)");
-    }
-    for (job, what) in &out.azure_incompatible {
-        eprintln!("kairos export: {job}: {what} is a Kairos extension; Azure would refuse it");
-    }
-    let mut text = serde_json::to_string_pretty(&out.template).unwrap_or_default();
-    text.push('\n');
-    text
 }
 
 impl ExportArgs {

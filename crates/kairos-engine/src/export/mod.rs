@@ -1,6 +1,11 @@
 //! A whole collection read out for an export (bundle, ARM template, crontab): its definition
 //! with calendars and every job as the API shows it. Secrets stay out unless the caller asks for
-//! them to encrypt at once (docs/semantics.md, "Import and export").
+//! them to encrypt at once (docs/semantics.md, "Import and export"). `document.rs` turns what
+//! was read into the file a user saves.
+
+mod document;
+
+pub use document::{to_document, ExportDocument, ExportError, ExportFormat};
 
 use crate::collections::COLLECTION_TYPE;
 use crate::engine::Engine;

@@ -1,0 +1,128 @@
+// Import and export dialogs, the parts that are not drawing: which format a file is, what the
+// report's rows and summary say, which dialog field an error belongs to, and the export form's
+// own checks (docs/semantics.md, "Import and export").
+import type { FieldError, ImportResult, ImportResultItem, TransferFormat } from "../ipc/types";
+
+/** What the format select offers: "auto" tells a bundle from a template by its JSON. */
+export type FormatChoice = "auto" | TransferFormat;
+
+/** A crontab is plain text: named by the user, or by its file name (`crontab`, `*.cron`, `*.crontab`). */
+export function looksLikeCrontab(path: string): boolean {
+  const name = path.trim().split(/[\\/]/).pop()?.toLowerCase() ?? "";
+  return name === "crontab" || name.endsWith(".cron") || name.endsWith(".crontab") || name.startsWith("crontab.");
+}
+
+/** The format to ask the backend for: the user's choice, else Crontab by the file's name, else null (JSON: told by the backend). */
+export function formatFor(path: string, choice: FormatChoice): TransferFormat | null {
+  if (choice !== "auto") return choice;
+  return looksLikeCrontab(path) ? "Crontab" : null;
+}
+
+/** Which optional fields the import dialog shows for a format (null: not known yet, a JSON file). */
+export function importFields(format: TransferFormat | null, passphraseAsked: boolean) {
+  return {
+    parameters: format !== "Bundle" && format !== "Crontab",
+    collection: format === "Crontab",
+    passphrase: passphraseAsked || format === "Bundle",
+  };
+}
+
+export type ReportRow = {
+  key: string; collection: string; job: string; source: string; outcome: string; tone: "good" | "bad" | "warn" | "dim" | "plain";
+  why: string;
+};
+
+/** The word in the OUTCOME column, as `kairos import` prints it ("would create" when nothing was written). */
+export function outcomeWord(item: Pick<ImportResultItem, "outcome">, result: Pick<ImportResult, "written" | "dryRun">): string {
+  const notWritten = result.dryRun || !result.written;
+  switch (item.outcome) {
+    case "Created": return notWritten ? "would create" : "created";
+    case "Replaced": return notWritten ? "would replace" : "replaced";
+    case "Kept": return "kept";
+    case "Skipped": return "skipped";
+    case "Failed": return "failed";
+    default: return item.outcome.toLowerCase();
+  }
+}
+
+function toneOf(item: ImportResultItem, result: ImportResult): ReportRow["tone"] {
+  const notWritten = result.dryRun || !result.written;
+  switch (item.outcome) {
+    case "Created": case "Replaced": return notWritten ? "plain" : "good";
+    case "Kept": return "dim";
+    case "Skipped": return "warn";
+    case "Failed": return "bad";
+    default: return "plain";
+  }
+}
+
+/** Every row of the report table: items in file order, then the file's problems ("refused") and notes. */
+export function reportRows(result: ImportResult): ReportRow[] {
+  const rows: ReportRow[] = result.items.map((i, n) => ({
+    key: `item-${n}`, collection: i.collection, job: i.job ?? "", source: i.source ?? "",
+    outcome: outcomeWord(i, result), tone: toneOf(i, result), why: i.reason ?? "",
+  }));
+  result.problems.forEach((p, n) => rows.push({ key: `problem-${n}`, collection: "", job: "", source: p.source, outcome: "refused", tone: "bad", why: p.reason }));
+  result.notes.forEach((p, n) => rows.push({ key: `note-${n}`, collection: "", job: "", source: p.source, outcome: "note", tone: "dim", why: p.reason }));
+  return rows;
+}
+
+export type ImportCounts = { created: number; replaced: number; skipped: number; failed: number; refused: number };
+
+/** Jobs by outcome (collections are not counted), and the file's problems. */
+export function importCounts(result: ImportResult): ImportCounts {
+  const jobs = result.items.filter((i) => i.job);
+  const n = (o: string) => jobs.filter((i) => i.outcome === o).length;
+  return { created: n("Created"), replaced: n("Replaced"), skipped: n("Skipped"), failed: n("Failed"), refused: result.problems.length };
+}
+
+/** The summary under the table, e.g. "Jobs: 4 created, 1 skipped." or "…; nothing was written (all or nothing: …)". */
+export function importSummary(result: ImportResult): string {
+  const c = importCounts(result);
+  const done = result.written && !result.dryRun;
+  const parts = [`${c.created} ${done ? "created" : "to create"}`];
+  if (c.replaced) parts.push(`${c.replaced} ${done ? "replaced" : "to replace"}`);
+  if (c.skipped) parts.push(`${c.skipped} skipped`);
+  if (c.failed) parts.push(`${c.failed} failed`);
+  if (c.refused) parts.push(`${c.refused} refused`);
+  let tail = ".";
+  if (result.dryRun) tail = "; a preview: nothing was written.";
+  else if (!result.written && (c.failed || c.refused || result.blocked))
+    tail = "; nothing was written (all or nothing: fix what failed, or import the rest with “Continue on error”).";
+  else if (!result.written) tail = "; nothing to write.";
+  return `Jobs: ${parts.join(", ")}${tail}`;
+}
+
+/** Field errors of the dialog by field (`path`, `passphrase`, …); errors of no known field under "". */
+export function errorsByField(errors: FieldError[], fields: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const e of errors) {
+    const at = fields.includes(e.path) ? e.path : "";
+    (out[at] ??= []).push(e.message);
+  }
+  return out;
+}
+
+export type ExportForm = { format: TransferFormat; withSecrets: boolean; passphrase: string; again: string; path: string };
+
+/** What the export form can tell before asking the backend, by field. */
+export function checkExport(f: ExportForm): FieldError[] {
+  const errors: FieldError[] = [];
+  const at = (path: string, message: string) => errors.push({ path, code: "Form", message });
+  if (!f.path.trim()) at("path", "Choose where to save the file.");
+  if (f.format === "Bundle" && f.withSecrets) {
+    if (!f.passphrase) at("passphrase", "Give a passphrase to seal the secrets with.");
+    else if (f.passphrase !== f.again) at("again", "The two passphrases differ.");
+  }
+  return errors;
+}
+
+/** A file name to offer in the save dialog. */
+export function exportFileName(collection: string, format: TransferFormat): string {
+  const base = collection.replace(/[^A-Za-z0-9._-]+/g, "-") || "collection";
+  switch (format) {
+    case "Bundle": return `${base}.kairos.json`;
+    case "Template": return `${base}.template.json`;
+    case "Crontab": return `${base}.crontab`;
+  }
+}

@@ -1,0 +1,116 @@
+// Import a file of collections and jobs: a Kairos bundle, an ARM template (with its parameters
+// file) or a crontab. Preview first (what would happen to each job), then Import; the report
+// stays shown (docs/semantics.md, "Import and export").
+import { useEffect, useState } from "preact/hooks";
+import { type FieldError, type ImportRequest, type ImportResult, CommandFailure, api, errorsOf, messageOf } from "../../ipc";
+import { type FormatChoice, errorsByField, formatFor, importCounts, importFields } from "../../logic/transfer";
+import { Modal } from "../Modal";
+import { FieldMessages, PathField } from "./PathField";
+import { ReportTable } from "./ReportTable";
+
+const FIELDS = ["path", "format", "parametersPath", "passphrase", "collection"] as const;
+
+type Props = { open: boolean; onClose: () => void; onImported: (result: ImportResult) => void };
+
+export function ImportFileDialog({ open, onClose, onImported }: Props) {
+  const [path, setPath] = useState("");
+  const [choice, setChoice] = useState<FormatChoice>("auto");
+  const [parametersPath, setParametersPath] = useState("");
+  const [collection, setCollection] = useState("");
+  const [passphrase, setPassphrase] = useState("");
+  const [asked, setAsked] = useState(false);
+  const [replace, setReplace] = useState(false);
+  const [continueOnError, setContinueOnError] = useState(false);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  // A report belongs to one showing of the dialog; the paths and options are kept for the next.
+  useEffect(() => { if (open) { setResult(null); setErrors([]); } }, [open]);
+
+  const format = formatFor(path, choice);
+  // Once previewed, the file's own format decides (a bundle takes no parameters file).
+  const shown = importFields(format ?? result?.format ?? null, asked);
+  const by = errorsByField(errors, FIELDS);
+
+  const request = (): ImportRequest => ({
+    path: path.trim(), format,
+    passphrase: shown.passphrase && passphrase ? passphrase : null,
+    parametersPath: shown.parameters && parametersPath.trim() ? parametersPath.trim() : null,
+    collection: shown.collection && collection.trim() ? collection.trim() : null,
+    replace, continueOnError,
+  });
+
+  const go = async (run: boolean) => {
+    setBusy(true);
+    setErrors([]);
+    try {
+      const r = run ? await api.importRun(request()) : await api.importPreview(request());
+      setResult(r);
+      if (r.written) onImported(r);
+    } catch (e) {
+      if (e instanceof CommandFailure && e.code === "PassphraseRequired") setAsked(true);
+      setResult(null);
+      setErrors(errorsOf(e).length ? errorsOf(e) : [{ path: "", code: "Error", message: messageOf(e) }]);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const counts = result && importCounts(result);
+  return (
+    <Modal id="import-file-dialog" open={open} onClose={onClose} title="Import collections and jobs">
+      <form class="transfer-form" onSubmit={(e) => { e.preventDefault(); go(false); }}>
+        <PathField id="import-path" label="File" value={path} onInput={(v) => { setPath(v); setResult(null); }}
+          errors={by.path} placeholder="/home/you/jobs.json" pick={{ kind: "file", title: "Import a file" }}
+          hint="A Kairos bundle or an ARM template (JSON, told apart by their contents), or a crontab." />
+        <div class="field">
+          <label for="import-format">Format</label>
+          <select id="import-format" value={choice} aria-invalid={by.format ? "true" : undefined}
+            onChange={(e) => { setChoice(e.currentTarget.value as FormatChoice); setResult(null); }}>
+            <option value="auto">{format === "Crontab" ? "Crontab (by its name)" : "Bundle or template (from the JSON)"}</option>
+            <option value="Bundle">Kairos bundle</option>
+            <option value="Template">ARM template</option>
+            <option value="Crontab">Crontab</option>
+          </select>
+          <FieldMessages id="import-format" field="format" errors={by.format ?? []} />
+        </div>
+        {shown.parameters && (
+          <PathField id="import-parameters" label="Parameters file (templates)" value={parametersPath} onInput={setParametersPath}
+            errors={by.parametersPath} placeholder="optional: /home/you/jobs.parameters.json" pick={{ kind: "file", title: "The template's parameters" }} />
+        )}
+        {shown.collection && (
+          <div class="field">
+            <label for="import-collection">Into collection</label>
+            <input id="import-collection" value={collection} placeholder="crontab" onInput={(e) => setCollection(e.currentTarget.value)}
+              aria-invalid={by.collection ? "true" : undefined} />
+            <FieldMessages id="import-collection" field="collection" errors={by.collection ?? []} />
+          </div>
+        )}
+        {shown.passphrase && (
+          <div class="field">
+            <label for="import-passphrase">Passphrase of the bundle's secrets</label>
+            <input id="import-passphrase" type="password" value={passphrase} autoComplete="off"
+              aria-invalid={by.passphrase ? "true" : undefined} aria-describedby={by.passphrase ? "import-passphrase-error" : undefined}
+              onInput={(e) => setPassphrase(e.currentTarget.value)} />
+            <FieldMessages id="import-passphrase" field="passphrase" errors={by.passphrase ?? []} />
+          </div>
+        )}
+        <fieldset class="transfer-options">
+          <label><input id="import-replace" type="checkbox" checked={replace} onChange={(e) => setReplace(e.currentTarget.checked)} />
+            Replace jobs that exist (otherwise they are skipped)</label>
+          <label><input id="import-continue" type="checkbox" checked={continueOnError} onChange={(e) => setContinueOnError(e.currentTarget.checked)} />
+            Continue on error: import what can be imported (otherwise all or nothing)</label>
+        </fieldset>
+        {by[""] && <p id="import-error" class="error-text" role="alert">{by[""].join(" ")}</p>}
+        {result && <ReportTable result={result} />}
+        <footer class="dialog-actions">
+          <button id="import-close" type="button" class="secondary" onClick={onClose}>{result?.written ? "Done" : "Cancel"}</button>
+          <button id="import-preview" type="submit" class="secondary" aria-busy={busy} disabled={busy || !path.trim()}>Preview</button>
+          <button id="import-run" type="button" aria-busy={busy} disabled={busy || !path.trim() || !!result?.written}
+            onClick={() => go(true)}>{counts && !result?.written && counts.created + counts.replaced > 0 ? `Import ${counts.created + counts.replaced} jobs` : "Import"}</button>
+        </footer>
+      </form>
+    </Modal>
+  );
+}
