@@ -3,7 +3,16 @@
 // made-up weekly runs. Add `?empty` to the URL to start without collections.
 import { fakeOverview } from "./fakeOverview";
 import type { Backend } from "./index";
-import type { CollectionSummary, FieldError, ImportRequest, ImportResult, JobSummary, JsonValue, Result, Settings } from "./types";
+import type {
+  CollectionSummary,
+  FieldError,
+  ImportRequest,
+  ImportResult,
+  JobSummary,
+  JsonValue,
+  Result,
+  Settings,
+} from "./types";
 
 type Obj = { [k: string]: JsonValue };
 const o = (v: JsonValue | undefined): Obj => (v && typeof v === "object" && !Array.isArray(v) ? v : {});
@@ -14,10 +23,26 @@ const fail = (code: string, message: string, errors: FieldError[] = []) =>
 
 const collections = new Map<string, CollectionSummary>();
 const jobs = new Map<string, { properties: Obj; secretsSet: string[]; summary: JobSummary }>();
-let settings: Settings = { serveApi: false, apiPort: 7010, allowCommands: false, notifyOnFault: true, startAtLogin: false };
+let settings: Settings = {
+  serveApi: false,
+  apiPort: 7010,
+  allowCommands: false,
+  notifyOnFault: true,
+  startAtLogin: false,
+};
 const listeners = new Set<(e: { payload: { version: number } }) => void>();
 let version = 0;
-const changed = () => { version++; setTimeout(() => listeners.forEach((l) => l({ payload: { version } })), 50); };
+/** `changed()`, then `value`: for the one-expression fakes. */
+const changedWith = <T>(value: T): T => {
+  changed();
+  return value;
+};
+const changed = () => {
+  version++;
+  setTimeout(() => {
+    for (const l of listeners) l({ payload: { version } });
+  }, 50);
+};
 
 const SECRETS = ["password", "pfx", "secret", "sasToken", "sasKey"];
 /** Takes secrets out of what is stored, as the engine does, remembering their paths. */
@@ -34,27 +59,44 @@ function strip(v: JsonValue, path: string, found: string[]): JsonValue {
 function summarize(collection: string, name: string, p: Obj): JobSummary {
   const r = o(p.recurrence);
   return {
-    collection, name, state: String(p.state ?? "Enabled"), actionType: String(o(p.action).type ?? "Http"),
+    collection,
+    name,
+    state: String(p.state ?? "Enabled"),
+    actionType: String(o(p.action).type ?? "Http"),
     sentence: r.frequency ? `Every ${r.interval ?? 1} ${String(r.frequency).toLowerCase()}(s)` : "Once",
-    nextRun: new Date(Date.now() + 3_600_000).toISOString(), lastRun: null, lastStatus: null,
-    executionCount: 0, failureCount: 0, faultedCount: 0,
+    nextRun: new Date(Date.now() + 3_600_000).toISOString(),
+    lastRun: null,
+    lastStatus: null,
+    executionCount: 0,
+    failureCount: 0,
+    faultedCount: 0,
   };
 }
 
 function check(p: Obj): FieldError[] {
   const a = o(p.action);
   const errors: FieldError[] = [];
-  if (/^https?$/i.test(String(a.type)) && !o(a.request).uri) errors.push({ path: "properties.action.request.uri", code: "BadRequest", message: "uri is required" });
+  if (/^https?$/i.test(String(a.type)) && !o(a.request).uri)
+    errors.push({ path: "properties.action.request.uri", code: "BadRequest", message: "uri is required" });
   const minutes = o(o(p.recurrence).schedule).minutes;
   for (const [i, m] of (Array.isArray(minutes) ? minutes : []).entries())
-    if (typeof m !== "number" || m < 0 || m > 59) errors.push({ path: `properties.recurrence.schedule.minutes[${i}]`, code: "BadRequest", message: `minutes must be between 0 and 59; got ${m}` });
+    if (typeof m !== "number" || m < 0 || m > 59)
+      errors.push({
+        path: `properties.recurrence.schedule.minutes[${i}]`,
+        code: "BadRequest",
+        message: `minutes must be between 0 and 59; got ${m}`,
+      });
   return errors;
 }
 
 function save(collection: string, name: string, properties: JsonValue, secretsSet: string[] = []) {
   const found: string[] = [];
   const stored = o(strip(properties, "", found));
-  jobs.set(`${collection}|${name}`, { properties: stored, secretsSet: [...new Set([...secretsSet, ...found])], summary: summarize(collection, name, stored) });
+  jobs.set(`${collection}|${name}`, {
+    properties: stored,
+    secretsSet: [...new Set([...secretsSet, ...found])],
+    summary: summarize(collection, name, stored),
+  });
   const c = collections.get(collection);
   if (c) c.jobCount = [...jobs.values()].filter((j) => j.summary.collection === collection).length;
   changed();
@@ -62,8 +104,17 @@ function save(collection: string, name: string, properties: JsonValue, secretsSe
 }
 
 function addCollection(name: string): CollectionSummary {
-  const c = { id: `local/desktop/${name}`, name, subscription: "local", resourceGroup: "desktop", state: "Enabled",
-    plan: "P20Premium", maxJobCount: 5000, jobCount: 0, minRecurrence: "1 Minute" };
+  const c = {
+    id: `local/desktop/${name}`,
+    name,
+    subscription: "local",
+    resourceGroup: "desktop",
+    state: "Enabled",
+    plan: "P20Premium",
+    maxJobCount: 5000,
+    jobCount: 0,
+    minRecurrence: "1 Minute",
+  };
   collections.set(c.id, c);
   return c;
 }
@@ -71,9 +122,21 @@ function addCollection(name: string): CollectionSummary {
 if (!location.search.includes("empty")) {
   addCollection("default");
   save("local/desktop/default", "nightly-report", {
-    startTime: "2026-01-01T00:00:00Z", state: "Enabled",
-    action: { type: "Http", request: { uri: "https://example.invalid/report", method: "POST", authentication: { type: "Basic", username: "ops", password: "x" } } },
-    recurrence: { frequency: "Month", interval: 1, schedule: { monthlyOccurrences: [{ day: "Friday", occurrence: -1 }], hours: [5], minutes: [15] } },
+    startTime: "2026-01-01T00:00:00Z",
+    state: "Enabled",
+    action: {
+      type: "Http",
+      request: {
+        uri: "https://example.invalid/report",
+        method: "POST",
+        authentication: { type: "Basic", username: "ops", password: "x" },
+      },
+    },
+    recurrence: {
+      frequency: "Month",
+      interval: 1,
+      schedule: { monthlyOccurrences: [{ day: "Friday", occurrence: -1 }], hours: [5], minutes: [15] },
+    },
   });
 }
 
@@ -83,46 +146,121 @@ const job = (c: string, n: string) => jobs.get(`${c}|${n}`);
 function fakeImport(r: ImportRequest, dryRun: boolean) {
   const on = (path: string, code: string, message: string) => fail(code, message, [{ path, code, message }]);
   if (!r.path.trim().startsWith("/")) return on("path", "BadRequest", "give the full path");
-  if (r.path.includes("secret") && !r.passphrase) return on("passphrase", "PassphraseRequired", "this bundle carries encrypted secrets: give the passphrase it was exported with");
-  if (r.path.includes("secret") && r.passphrase !== "pass") return on("passphrase", "PassphraseWrong", "this is not the passphrase the bundle was exported with");
-  const name = r.format === "Crontab" ? (r.collection || "crontab") : "imported";
+  if (r.path.includes("secret") && !r.passphrase)
+    return on(
+      "passphrase",
+      "PassphraseRequired",
+      "this bundle carries encrypted secrets: give the passphrase it was exported with",
+    );
+  if (r.path.includes("secret") && r.passphrase !== "pass")
+    return on("passphrase", "PassphraseWrong", "this is not the passphrase the bundle was exported with");
+  const name = r.format === "Crontab" ? r.collection || "crontab" : "imported";
   const id = `local/desktop/${name}`;
   const exists = collections.has(id);
-  const items: ImportResult["items"] = [{ collection: name, collectionId: id, job: null, source: null, outcome: exists ? "Kept" : "Created", reason: exists ? "the collection exists; it is left as it is" : null, code: null }];
+  const items: ImportResult["items"] = [
+    {
+      collection: name,
+      collectionId: id,
+      job: null,
+      source: null,
+      outcome: exists ? "Kept" : "Created",
+      reason: exists ? "the collection exists; it is left as it is" : null,
+      code: null,
+    },
+  ];
   for (const [n, jobName] of ["heartbeat", "nightly-report"].entries()) {
     const there = !!job(id, jobName);
-    items.push({ collection: name, collectionId: id, job: jobName, source: `resources[${n}]`,
-      outcome: there ? (r.replace ? "Replaced" : "Skipped") : "Created", reason: there && !r.replace ? "the job exists (replace is off)" : null, code: null });
+    items.push({
+      collection: name,
+      collectionId: id,
+      job: jobName,
+      source: `resources[${n}]`,
+      outcome: there ? (r.replace ? "Replaced" : "Skipped") : "Created",
+      reason: there && !r.replace ? "the job exists (replace is off)" : null,
+      code: null,
+    });
   }
   if (!dryRun) {
-    if (!exists) { addCollection(name); changed(); }
-    for (const i of items) if (i.job && i.outcome !== "Skipped") save(id, i.job, { action: { type: "Http", request: { uri: "https://example.invalid/", method: "GET" } }, recurrence: { frequency: "Hour", interval: 1 } });
+    if (!exists) {
+      addCollection(name);
+      changed();
+    }
+    for (const i of items)
+      if (i.job && i.outcome !== "Skipped")
+        save(id, i.job, {
+          action: { type: "Http", request: { uri: "https://example.invalid/", method: "GET" } },
+          recurrence: { frequency: "Hour", interval: 1 },
+        });
   }
-  return ok<ImportResult>({ format: r.format ?? (r.path.includes("secret") ? "Bundle" : "Template"), written: !dryRun, dryRun, blocked: false, items, problems: [], notes: [{ source: "resources[3]", reason: "(development fake) a note" }] });
+  return ok<ImportResult>({
+    format: r.format ?? (r.path.includes("secret") ? "Bundle" : "Template"),
+    written: !dryRun,
+    dryRun,
+    blocked: false,
+    items,
+    problems: [],
+    notes: [{ source: "resources[3]", reason: "(development fake) a note" }],
+  });
 }
 const missing = () => fail("NotFound", "no such job");
 
 export const fakeBackend: Backend = {
   commands: {
     listCollections: () => ok([...collections.values()]),
-    createCollection: (name) => (collections.has(`local/desktop/${name}`) ? fail("Conflict", `a collection named '${name}' already exists`) : (changed(), ok(addCollection(name)))),
+    createCollection: (name) =>
+      collections.has(`local/desktop/${name}`)
+        ? fail("Conflict", `a collection named '${name}' already exists`)
+        : changedWith(ok(addCollection(name))),
     setCollectionEnabled: (id, enabled) => {
-      for (const j of jobs.values()) if (j.summary.collection === id) j.summary.state = enabled ? "Enabled" : "Disabled";
+      for (const j of jobs.values())
+        if (j.summary.collection === id) j.summary.state = enabled ? "Enabled" : "Disabled";
       changed();
       return ok(null);
     },
     listJobs: (c) => ok([...jobs.values()].filter((j) => j.summary.collection === c).map((j) => j.summary)),
-    getJob: (c, n) => { const j = job(c, n); return j ? ok({ summary: j.summary, properties: j.properties, secretsSet: j.secretsSet }) : missing(); },
-    saveJob: (c, n, properties, create) => {
-      if (create && job(c, n)) return fail("Conflict", `a job named '${n}' already exists`, [{ path: "name", code: "Conflict", message: "a job with this name already exists" }]);
-      const errors = check(o(properties));
-      return errors.length ? fail("BadRequest", "the job is not valid", errors) : ok(save(c, n, properties, job(c, n)?.secretsSet));
+    getJob: (c, n) => {
+      const j = job(c, n);
+      return j ? ok({ summary: j.summary, properties: j.properties, secretsSet: j.secretsSet }) : missing();
     },
-    duplicateJob: (c, n, newName) => { const j = job(c, n); return j ? ok(save(c, newName, j.properties, j.secretsSet)) : missing(); },
-    deleteJob: (c, n) => { jobs.delete(`${c}|${n}`); changed(); return ok(null); },
-    runJobNow: (c, n) => { const j = job(c, n); if (!j) return missing(); j.summary.executionCount++; j.summary.lastRun = new Date().toISOString(); j.summary.lastStatus = "Completed"; changed(); return ok(null); },
-    setJobEnabled: (c, n, enabled) => { const j = job(c, n); if (!j) return missing(); j.properties.state = j.summary.state = enabled ? "Enabled" : "Disabled"; changed(); return ok(j.summary); },
-    exportJob: (c, n) => { const j = job(c, n); return j ? ok(JSON.stringify({ name: n, properties: j.properties }, null, 2)) : missing(); },
+    saveJob: (c, n, properties, create) => {
+      if (create && job(c, n))
+        return fail("Conflict", `a job named '${n}' already exists`, [
+          { path: "name", code: "Conflict", message: "a job with this name already exists" },
+        ]);
+      const errors = check(o(properties));
+      return errors.length
+        ? fail("BadRequest", "the job is not valid", errors)
+        : ok(save(c, n, properties, job(c, n)?.secretsSet));
+    },
+    duplicateJob: (c, n, newName) => {
+      const j = job(c, n);
+      return j ? ok(save(c, newName, j.properties, j.secretsSet)) : missing();
+    },
+    deleteJob: (c, n) => {
+      jobs.delete(`${c}|${n}`);
+      changed();
+      return ok(null);
+    },
+    runJobNow: (c, n) => {
+      const j = job(c, n);
+      if (!j) return missing();
+      j.summary.executionCount++;
+      j.summary.lastRun = new Date().toISOString();
+      j.summary.lastStatus = "Completed";
+      changed();
+      return ok(null);
+    },
+    setJobEnabled: (c, n, enabled) => {
+      const j = job(c, n);
+      if (!j) return missing();
+      j.properties.state = j.summary.state = enabled ? "Enabled" : "Disabled";
+      changed();
+      return ok(j.summary);
+    },
+    exportJob: (c, n) => {
+      const j = job(c, n);
+      return j ? ok(JSON.stringify({ name: n, properties: j.properties }, null, 2)) : missing();
+    },
     parseJobText: async (text) => {
       try {
         const v = o(JSON.parse(text.replace(/^\s*\/\/.*$/gm, "")));
@@ -138,39 +276,112 @@ export const fakeBackend: Backend = {
       const runs = Array.from({ length: Math.min(count, 5) }, (_, i) => new Date(start + i * 7 * 86_400_000));
       const shown = month ?? runs[0].toISOString().slice(0, 7);
       return ok({
-        sentence: `(development fake) ${summarize("", "", o(properties)).sentence}`, timeZone: "UTC",
-        runs: runs.map((d, i) => ({ at: d.toISOString(), local: d.toUTCString().slice(0, 22), note: i === 2 ? "moved: daylight saving" : null })),
-        month: shown, monthDays: runs.filter((d) => d.toISOString().startsWith(shown)).map((d) => d.getUTCDate()),
-        notes: ["The development fake does not compute schedules."], errors: check(o(properties)), scheduleValid: !check(o(properties)).some((e) => e.path.includes("recurrence")), computeMicros: 42,
+        sentence: `(development fake) ${summarize("", "", o(properties)).sentence}`,
+        timeZone: "UTC",
+        runs: runs.map((d, i) => ({
+          at: d.toISOString(),
+          local: d.toUTCString().slice(0, 22),
+          note: i === 2 ? "moved: daylight saving" : null,
+        })),
+        month: shown,
+        monthDays: runs.filter((d) => d.toISOString().startsWith(shown)).map((d) => d.getUTCDate()),
+        notes: ["The development fake does not compute schedules."],
+        errors: check(o(properties)),
+        scheduleValid: !check(o(properties)).some((e) => e.path.includes("recurrence")),
+        computeMicros: 42,
       });
     },
     jobHistory: (c, n, status) => {
       if (!job(c, n)) return missing();
       const all = [
-        { scheduledTime: "2026-02-27T05:15:00Z", status: "Completed", attempts: [
-          { id: "3", kind: "Attempt", status: "Completed", startTime: "2026-02-27T05:15:00Z", endTime: "2026-02-27T05:15:00Z", retryCount: 0, message: "HTTP 200 OK" }] },
-        { scheduledTime: "2026-01-30T05:15:00Z", status: "Faulted", attempts: [
-          { id: "2", kind: "ErrorAction", status: "Completed", startTime: "2026-01-30T05:16:01Z", endTime: "2026-01-30T05:16:02Z", retryCount: 0, message: "HTTP 200 OK" },
-          { id: "1", kind: "Attempt", status: "Failed", startTime: "2026-01-30T05:15:00Z", endTime: "2026-01-30T05:15:01Z", retryCount: 0, message: "HTTP 503 Service Unavailable" }] },
+        {
+          scheduledTime: "2026-02-27T05:15:00Z",
+          status: "Completed",
+          attempts: [
+            {
+              id: "3",
+              kind: "Attempt",
+              status: "Completed",
+              startTime: "2026-02-27T05:15:00Z",
+              endTime: "2026-02-27T05:15:00Z",
+              retryCount: 0,
+              message: "HTTP 200 OK",
+            },
+          ],
+        },
+        {
+          scheduledTime: "2026-01-30T05:15:00Z",
+          status: "Faulted",
+          attempts: [
+            {
+              id: "2",
+              kind: "ErrorAction",
+              status: "Completed",
+              startTime: "2026-01-30T05:16:01Z",
+              endTime: "2026-01-30T05:16:02Z",
+              retryCount: 0,
+              message: "HTTP 200 OK",
+            },
+            {
+              id: "1",
+              kind: "Attempt",
+              status: "Failed",
+              startTime: "2026-01-30T05:15:00Z",
+              endTime: "2026-01-30T05:15:01Z",
+              retryCount: 0,
+              message: "HTTP 503 Service Unavailable",
+            },
+          ],
+        },
       ];
       return ok(status ? all.filter((x) => x.attempts.some((a) => a.status === status)) : all);
     },
     getSettings: () => ok(settings),
-    setSettings: (s) => { settings = s; return ok(settings); },
-    apiInfo: () => ok({ url: `http://127.0.0.1:${settings.apiPort}`, token: "dev-token-0000", running: settings.serveApi }),
+    setSettings: (s) => {
+      settings = s;
+      return ok(settings);
+    },
+    apiInfo: () =>
+      ok({ url: `http://127.0.0.1:${settings.apiPort}`, token: "dev-token-0000", running: settings.serveApi }),
     desktopProblems: () => ok({ tray: null, notifications: null }),
     sendTestNotification: () => ok(null),
     takeOpenJob: async () => null,
-    overview: (from, to, cols) => ok(fakeOverview([...jobs.values()].map((j) => j.summary), from, to, cols)),
+    overview: (from, to, cols) =>
+      ok(
+        fakeOverview(
+          [...jobs.values()].map((j) => j.summary),
+          from,
+          to,
+          cols,
+        ),
+      ),
     importPreview: (r) => fakeImport(r, true),
     importRun: (r) => fakeImport(r, false),
     exportCollection: (r) => {
-      if (!r.path.trim().startsWith("/")) return fail("BadRequest", "give the full path", [{ path: "path", code: "BadRequest", message: "give the full path" }]);
-      return ok({ path: r.path, warnings: r.format === "Template" ? ["nightly-report: properties.action.request.authentication.password is the securestring parameter 'nightlyReportPassword' (given at deployment)"] : [] });
+      if (!r.path.trim().startsWith("/"))
+        return fail("BadRequest", "give the full path", [
+          { path: "path", code: "BadRequest", message: "give the full path" },
+        ]);
+      return ok({
+        path: r.path,
+        warnings:
+          r.format === "Template"
+            ? [
+                "nightly-report: properties.action.request.authentication.password is the securestring parameter 'nightlyReportPassword' (given at deployment)",
+              ]
+            : [],
+      });
     },
   },
   events: {
-    engineChanged: { listen: async (cb) => { listeners.add(cb); return () => { listeners.delete(cb); }; } },
+    engineChanged: {
+      listen: async (cb) => {
+        listeners.add(cb);
+        return () => {
+          listeners.delete(cb);
+        };
+      },
+    },
     openJob: { listen: async () => () => {} },
   },
 };

@@ -4,9 +4,16 @@
 import { KIND_BLACKED_OUT, KIND_MOVED, KIND_PAST, KIND_PLANNED, type Run, toColumns } from "../logic/overview";
 import type { JobSummary, OverviewResult } from "./types";
 
-export function fakeOverview(jobs: JobSummary[], from: string, to: string, collections: string[] | null, now = Date.now()): OverviewResult {
+export function fakeOverview(
+  jobs: JobSummary[],
+  from: string,
+  to: string,
+  collections: string[] | null,
+  now = Date.now(),
+): OverviewResult {
   const kept = jobs.filter((j) => collections === null || collections.includes(j.collection));
-  const start = Date.parse(from), end = Date.parse(to);
+  const start = Date.parse(from),
+    end = Date.parse(to);
   const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
   const runs: Run[] = [];
   kept.forEach((j, job) => {
@@ -15,7 +22,8 @@ export function fakeOverview(jobs: JobSummary[], from: string, to: string, colle
       const at = day + minuteOfDay * 60_000;
       if (at < start || at >= end) continue;
       const base = { job, at, status: null, action: null, calendar: null };
-      if (at < now) runs.push({ ...base, kind: KIND_PAST, status: n % 5 === 3 ? "Failed" : "Completed", action: "MainAction" });
+      if (at < now)
+        runs.push({ ...base, kind: KIND_PAST, status: n % 5 === 3 ? "Failed" : "Completed", action: "MainAction" });
       else if (j.state !== "Enabled") continue;
       else if (n % 7 === 5) runs.push({ ...base, kind: KIND_BLACKED_OUT, calendar: "holidays" });
       else if (n % 11 === 4) runs.push({ ...base, kind: KIND_MOVED });
@@ -24,8 +32,16 @@ export function fakeOverview(jobs: JobSummary[], from: string, to: string, colle
   });
   runs.sort((a, b) => a.at - b.at || a.job - b.job);
   return {
-    now: iso(now), from,
-    jobs: kept.map((j) => ({ collection: j.collection, name: j.name, state: j.state, action: j.actionType, truncated: false })),
-    runs: toColumns(from, runs), busyMinutes: [],
+    now: iso(now),
+    from,
+    jobs: kept.map((j) => ({
+      collection: j.collection,
+      name: j.name,
+      state: j.state,
+      action: j.actionType,
+      truncated: false,
+    })),
+    runs: toColumns(from, runs),
+    busyMinutes: [],
   };
 }

@@ -4,9 +4,26 @@
 // answers instead, loaded on demand so it never ships in the app's code path.
 import { commands, events } from "./bindings";
 import type {
-  ApiInfo, CollectionSummary, CommandError, DesktopProblems, EngineChanged, ExportRequest, ExportResult, FieldError,
-  HistoryOccurrence, ImportRequest, ImportResult, JobDetail, JobSummary, JsonValue, OpenJob, ParsedJob, PreviewRequest,
-  PreviewResult, Result, Settings,
+  ApiInfo,
+  CollectionSummary,
+  CommandError,
+  DesktopProblems,
+  EngineChanged,
+  ExportRequest,
+  ExportResult,
+  FieldError,
+  HistoryOccurrence,
+  ImportRequest,
+  ImportResult,
+  JobDetail,
+  JobSummary,
+  JsonValue,
+  OpenJob,
+  ParsedJob,
+  PreviewRequest,
+  PreviewResult,
+  Result,
+  Settings,
 } from "./types";
 import type { OverviewResult } from "./types";
 
@@ -20,7 +37,11 @@ export type Backend = {
 
 /** A failed command: the engine's code and sentence, and its field errors when input was invalid. */
 export class CommandFailure extends Error implements CommandError {
-  constructor(public code: string, message: string, public errors: FieldError[] = []) {
+  constructor(
+    public code: string,
+    message: string,
+    public errors: FieldError[] = [],
+  ) {
     super(message);
     this.name = "CommandFailure";
   }
@@ -56,7 +77,11 @@ function getBackend(): Promise<Backend> {
 async function result<T>(call: (c: Backend["commands"]) => Promise<Result<T, CommandError>>): Promise<T> {
   const b = await getBackend();
   let r: Result<T, CommandError>;
-  try { r = await call(b.commands); } catch (e) { throw toFailure(e); }
+  try {
+    r = await call(b.commands);
+  } catch (e) {
+    throw toFailure(e);
+  }
   if (r.status === "error") throw toFailure(r.error);
   return r.data;
 }
@@ -64,14 +89,19 @@ async function result<T>(call: (c: Backend["commands"]) => Promise<Result<T, Com
 /** A command answering a plain value (its problems are in the value, e.g. `errors`). */
 async function plain<T>(call: (c: Backend["commands"]) => Promise<T>): Promise<T> {
   const b = await getBackend();
-  try { return await call(b.commands); } catch (e) { throw toFailure(e); }
+  try {
+    return await call(b.commands);
+  } catch (e) {
+    throw toFailure(e);
+  }
 }
 
 export const api = {
   listCollections: (): Promise<CollectionSummary[]> => result((c) => c.listCollections()),
   createCollection: (name: string): Promise<CollectionSummary> => result((c) => c.createCollection(name)),
   /** `collection` is always the collection's id (`subscription/resourceGroup/name`). */
-  setCollectionEnabled: (collection: string, enabled: boolean): Promise<null> => result((c) => c.setCollectionEnabled(collection, enabled)),
+  setCollectionEnabled: (collection: string, enabled: boolean): Promise<null> =>
+    result((c) => c.setCollectionEnabled(collection, enabled)),
   listJobs: (collection: string): Promise<JobSummary[]> => result((c) => c.listJobs(collection)),
   getJob: (collection: string, name: string): Promise<JobDetail> => result((c) => c.getJob(collection, name)),
   saveJob: (collection: string, name: string, properties: JsonValue, create: boolean): Promise<JobSummary> =>
@@ -114,9 +144,10 @@ export type PickPath = { kind: "file" | "directory" | "save"; defaultPath?: stri
 export async function pickPath({ kind, defaultPath, title }: PickPath): Promise<string | null> {
   if (!inTauri) return window.prompt(title ?? "Path", defaultPath ?? "") || null;
   const dialog = await import("@tauri-apps/plugin-dialog");
-  const chosen = kind === "save"
-    ? await dialog.save({ defaultPath, title })
-    : await dialog.open({ directory: kind === "directory", multiple: false, defaultPath, title });
+  const chosen =
+    kind === "save"
+      ? await dialog.save({ defaultPath, title })
+      : await dialog.open({ directory: kind === "directory", multiple: false, defaultPath, title });
   return typeof chosen === "string" ? chosen : null;
 }
 
@@ -126,9 +157,15 @@ function subscribe<T>(pick: (b: Backend) => Listen<T>, cb: (payload: T) => void)
   let cancelled = false;
   getBackend()
     .then((b) => pick(b)((e) => cb(e.payload)))
-    .then((un) => { if (cancelled) un(); else stop = un; })
+    .then((un) => {
+      if (cancelled) un();
+      else stop = un;
+    })
     .catch((e) => console.error("event subscription failed", e));
-  return () => { cancelled = true; stop?.(); };
+  return () => {
+    cancelled = true;
+    stop?.();
+  };
 }
 
 export const onEngineChanged = (cb: (e: EngineChanged) => void) => subscribe((b) => b.events.engineChanged.listen, cb);

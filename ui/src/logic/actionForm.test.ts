@@ -6,8 +6,12 @@ describe("the Command action form", () => {
     const json = {
       type: "Command",
       command: {
-        program: "/usr/bin/rsync", arguments: ["-a", "a b", "$HOME"], workingDirectory: "/home/me",
-        environment: { RSYNC_RSH: "ssh", EQ: "x=y" }, timeout: "PT2H", successExitCodes: [0, 24],
+        program: "/usr/bin/rsync",
+        arguments: ["-a", "a b", "$HOME"],
+        workingDirectory: "/home/me",
+        environment: { RSYNC_RSH: "ssh", EQ: "x=y" },
+        timeout: "PT2H",
+        successExitCodes: [0, 24],
       },
     };
     const form = fromAction(json);
@@ -37,7 +41,9 @@ describe("the Command action form", () => {
     form.command.environment = "A=1\r\nNOVALUE\n";
     form.command.successExitCodes = "0 3,\t7, x";
     expect(toAction(form).command).toEqual({
-      program: "p", arguments: ["one", "two"], environment: { A: "1", NOVALUE: "" },
+      program: "p",
+      arguments: ["one", "two"],
+      environment: { A: "1", NOVALUE: "" },
       successExitCodes: [0, 3, 7, "x"],
     });
   });

@@ -7,23 +7,48 @@ import { secretOut } from "./secrets";
 export type AuthForm = {
   /** "" = no `authentication` object. */
   type: string;
-  username: string; password: string;
-  pfx: string; certPassword: string;
-  tenant: string; audience: string; clientId: string; secret: string;
+  username: string;
+  password: string;
+  pfx: string;
+  certPassword: string;
+  tenant: string;
+  audience: string;
+  clientId: string;
+  secret: string;
   /** What the engine reports about a stored certificate (read-only, never sent back). */
   certInfo: { thumbprint: string; subject: string; expires: string };
   extra: JsonObject;
 };
 
-export type HttpForm = { method: string; uri: string; body: string; headers: KeyValue[]; auth: AuthForm; extra: JsonObject };
-export type QueueForm = { storageAccount: string; queueName: string; sasToken: string; message: string; extra: JsonObject };
+export type HttpForm = {
+  method: string;
+  uri: string;
+  body: string;
+  headers: KeyValue[];
+  auth: AuthForm;
+  extra: JsonObject;
+};
+export type QueueForm = {
+  storageAccount: string;
+  queueName: string;
+  sasToken: string;
+  message: string;
+  extra: JsonObject;
+};
 export type ServiceBusForm = {
-  namespace: string; queueName: string; topicPath: string; transportType: string;
-  keyName: string; key: string; authType: string; message: string;
+  namespace: string;
+  queueName: string;
+  topicPath: string;
+  transportType: string;
+  keyName: string;
+  key: string;
+  authType: string;
+  message: string;
   custom: KeyValue[];
   /** Edited in the JSON tab only; kept as given. */
   brokered: JsonValue | undefined;
-  authExtra: JsonObject; extra: JsonObject;
+  authExtra: JsonObject;
+  extra: JsonObject;
 };
 export type NotificationForm = { title: string; body: string; extra: JsonObject };
 /**
@@ -32,27 +57,69 @@ export type NotificationForm = { title: string; body: string; extra: JsonObject 
  * errors on their field path.
  */
 export type CommandForm = {
-  program: string; arguments: string; shell: boolean; workingDirectory: string;
-  environment: string; timeout: string; successExitCodes: string; extra: JsonObject;
+  program: string;
+  arguments: string;
+  shell: boolean;
+  workingDirectory: string;
+  environment: string;
+  timeout: string;
+  successExitCodes: string;
+  extra: JsonObject;
 };
 export type RetryForm = {
   /** "" = no `retryPolicy` (the engine's default: Fixed, PT30S, 4 retries). */
   type: string;
-  interval: string; count: number | null; multiplier: number | null; maxInterval: string;
+  interval: string;
+  count: number | null;
+  multiplier: number | null;
+  maxInterval: string;
   extra: JsonObject;
 };
 export type ActionForm = {
   type: string;
-  http: HttpForm; queue: QueueForm; serviceBus: ServiceBusForm; notification: NotificationForm;
+  http: HttpForm;
+  queue: QueueForm;
+  serviceBus: ServiceBusForm;
+  notification: NotificationForm;
   command: CommandForm;
   retry: RetryForm;
   extra: JsonObject;
 };
 
-const KNOWN_ACTION = ["type", "request", "queueMessage", "serviceBusQueueMessage", "serviceBusTopicMessage", "notification", "command", "retryPolicy", "errorAction"];
-const KNOWN_COMMAND = ["program", "arguments", "shell", "workingDirectory", "environment", "timeout", "successExitCodes"];
-const KNOWN_AUTH = ["type", "username", "password", "pfx", "tenant", "audience", "clientId", "secret",
-  "certificateThumbprint", "certificateSubjectName", "certificateExpiration", "certificateExpirationDate"];
+const KNOWN_ACTION = [
+  "type",
+  "request",
+  "queueMessage",
+  "serviceBusQueueMessage",
+  "serviceBusTopicMessage",
+  "notification",
+  "command",
+  "retryPolicy",
+  "errorAction",
+];
+const KNOWN_COMMAND = [
+  "program",
+  "arguments",
+  "shell",
+  "workingDirectory",
+  "environment",
+  "timeout",
+  "successExitCodes",
+];
+const KNOWN_AUTH = [
+  "type",
+  "username",
+  "password",
+  "pfx",
+  "tenant",
+  "audience",
+  "clientId",
+  "secret",
+  "certificateThumbprint",
+  "certificateSubjectName",
+  "certificateExpiration",
+  "certificateExpirationDate",
+];
 
 export function emptyAction(): ActionForm {
   return fromAction({ type: "Http", request: { method: "GET" } });
@@ -69,7 +136,10 @@ function fromAuth(v: JsonValue | undefined): AuthForm {
     password: cert ? "" : str(a.password),
     pfx: str(a.pfx),
     certPassword: cert ? str(a.password) : "",
-    tenant: str(a.tenant), audience: str(a.audience), clientId: str(a.clientId), secret: str(a.secret),
+    tenant: str(a.tenant),
+    audience: str(a.audience),
+    clientId: str(a.clientId),
+    secret: str(a.secret),
     certInfo: {
       thumbprint: str(a.certificateThumbprint),
       subject: str(a.certificateSubjectName),
@@ -128,16 +198,27 @@ function fromServiceBus(v: JsonValue | undefined): ServiceBusForm {
   const m = obj(v);
   const a = obj(m.authentication);
   return {
-    namespace: str(m.namespace), queueName: str(m.queueName), topicPath: str(m.topicPath),
+    namespace: str(m.namespace),
+    queueName: str(m.queueName),
+    topicPath: str(m.topicPath),
     transportType: str(m.transportType) ? canon(str(m.transportType), TRANSPORT_TYPES) : "",
-    keyName: str(a.sasKeyName), key: str(a.sasKey),
+    keyName: str(a.sasKeyName),
+    key: str(a.sasKey),
     authType: str(a.type) ? canon(str(a.type), SB_AUTH_TYPES) : m.authentication ? "" : "SharedAccessKey",
     message: str(m.message),
     custom: toPairs(m.customMessageProperties),
     brokered: m.brokeredMessageProperties,
     authExtra: rest(a, ["sasKeyName", "sasKey", "type"]),
-    extra: rest(m, ["namespace", "queueName", "topicPath", "transportType", "authentication", "message",
-      "brokeredMessageProperties", "customMessageProperties"]),
+    extra: rest(m, [
+      "namespace",
+      "queueName",
+      "topicPath",
+      "transportType",
+      "authentication",
+      "message",
+      "brokeredMessageProperties",
+      "customMessageProperties",
+    ]),
   };
 }
 
@@ -166,7 +247,9 @@ export function fromCommand(v: JsonValue | undefined): CommandForm {
     arguments: Array.isArray(c.arguments) ? c.arguments.map((x) => str(x)).join("\n") : "",
     shell: c.shell === true,
     workingDirectory: str(c.workingDirectory),
-    environment: Object.entries(obj(c.environment)).map(([k, x]) => `${k}=${str(x)}`).join("\n"),
+    environment: Object.entries(obj(c.environment))
+      .map(([k, x]) => `${k}=${str(x)}`)
+      .join("\n"),
     timeout: str(c.timeout),
     successExitCodes: codes,
     extra: rest(c, KNOWN_COMMAND),
@@ -194,7 +277,9 @@ export function toCommand(f: CommandForm): JsonObject {
   }
   if (Object.keys(env).length) out.environment = env;
   put(out, "timeout", f.timeout.trim());
-  const codes = f.successExitCodes.split(/[\s,]+/).filter((t) => t !== "")
+  const codes = f.successExitCodes
+    .split(/[\s,]+/)
+    .filter((t) => t !== "")
     .map((t): JsonValue => (/^-?\d+$/.test(t) ? Number(t) : t));
   put(out, "successExitCodes", codes);
   return out;
@@ -206,19 +291,26 @@ export function fromAction(json: JsonValue | undefined): ActionForm {
   const req = obj(a.request);
   const q = obj(a.queueMessage);
   const n = obj(a.notification);
-  const sbSource = type === "ServiceBusTopic" ? a.serviceBusTopicMessage ?? a.serviceBusQueueMessage
-    : a.serviceBusQueueMessage ?? a.serviceBusTopicMessage;
+  const sbSource =
+    type === "ServiceBusTopic"
+      ? (a.serviceBusTopicMessage ?? a.serviceBusQueueMessage)
+      : (a.serviceBusQueueMessage ?? a.serviceBusTopicMessage);
   return {
     type,
     http: {
       method: str(req.method) ? canon(str(req.method).toUpperCase(), HTTP_METHODS) : "GET",
-      uri: str(req.uri), body: str(req.body), headers: toPairs(req.headers),
+      uri: str(req.uri),
+      body: str(req.body),
+      headers: toPairs(req.headers),
       auth: fromAuth(req.authentication),
       extra: rest(req, ["method", "uri", "body", "headers", "authentication"]),
     },
     queue: {
-      storageAccount: str(q.storageAccount), queueName: str(q.queueName), sasToken: str(q.sasToken),
-      message: str(q.message), extra: rest(q, ["storageAccount", "queueName", "sasToken", "message"]),
+      storageAccount: str(q.storageAccount),
+      queueName: str(q.queueName),
+      sasToken: str(q.sasToken),
+      message: str(q.message),
+      extra: rest(q, ["storageAccount", "queueName", "sasToken", "message"]),
     },
     serviceBus: fromServiceBus(sbSource),
     notification: { title: str(n.title), body: str(n.body), extra: rest(n, ["title", "body"]) },

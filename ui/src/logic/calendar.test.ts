@@ -17,7 +17,10 @@ function check(c: Case) {
   const grid = monthGrid(c.month, c.marked);
   expect(grid.title).toBe(c.title);
   expect(grid.weeks.map((w) => w.map((cell) => (cell.inMonth ? cell.day : null)))).toEqual(c.weeks);
-  const marked = grid.weeks.flat().filter((cell) => cell.marked).map((cell) => cell.day);
+  const marked = grid.weeks
+    .flat()
+    .filter((cell) => cell.marked)
+    .map((cell) => cell.day);
   expect(marked).toEqual(c.runs);
   for (const w of grid.weeks) expect(w).toHaveLength(7);
   expect(shiftMonth(c.month, -1)).toBe(c.prev);
@@ -27,7 +30,12 @@ function check(c: Case) {
 const _ = null;
 const cases: Case[] = [
   {
-    month: "2026-02", marked: [27, 1], runs: [1, 27], title: "February 2026", prev: "2026-01", next: "2026-03",
+    month: "2026-02",
+    marked: [27, 1],
+    runs: [1, 27],
+    title: "February 2026",
+    prev: "2026-01",
+    next: "2026-03",
     weeks: [
       [_, _, _, _, _, _, 1],
       [2, 3, 4, 5, 6, 7, 8],
@@ -37,7 +45,12 @@ const cases: Case[] = [
     ],
   },
   {
-    month: "2026-11", marked: [30, 2, 99], runs: [2, 30], title: "November 2026", prev: "2026-10", next: "2026-12",
+    month: "2026-11",
+    marked: [30, 2, 99],
+    runs: [2, 30],
+    title: "November 2026",
+    prev: "2026-10",
+    next: "2026-12",
     weeks: [
       [_, _, _, _, _, _, 1],
       [2, 3, 4, 5, 6, 7, 8],
@@ -48,7 +61,12 @@ const cases: Case[] = [
     ],
   },
   {
-    month: "2027-02", marked: [], runs: [], title: "February 2027", prev: "2027-01", next: "2027-03",
+    month: "2027-02",
+    marked: [],
+    runs: [],
+    title: "February 2027",
+    prev: "2027-01",
+    next: "2027-03",
     weeks: [
       [1, 2, 3, 4, 5, 6, 7],
       [8, 9, 10, 11, 12, 13, 14],
@@ -57,7 +75,12 @@ const cases: Case[] = [
     ],
   },
   {
-    month: "2026-12", marked: [31], runs: [31], title: "December 2026", prev: "2026-11", next: "2027-01",
+    month: "2026-12",
+    marked: [31],
+    runs: [31],
+    title: "December 2026",
+    prev: "2026-11",
+    next: "2027-01",
     weeks: [
       [_, 1, 2, 3, 4, 5, 6],
       [7, 8, 9, 10, 11, 12, 13],

@@ -1,5 +1,15 @@
 // The preview's month calendar: weeks × 7 days, Monday first (the engine's weeks are ISO weeks).
-import { addDays, addMonths, endOfMonth, endOfWeek, format, getDate, isSameMonth, startOfMonth, startOfWeek } from "date-fns";
+import {
+  addDays,
+  addMonths,
+  endOfMonth,
+  endOfWeek,
+  format,
+  getDate,
+  isSameMonth,
+  startOfMonth,
+  startOfWeek,
+} from "date-fns";
 
 export type CalendarCell = { date: string; day: number; inMonth: boolean; marked: boolean };
 export type MonthGrid = { month: string; title: string; weeks: CalendarCell[][] };
@@ -23,7 +33,10 @@ export function monthGrid(month: string, markedDays: readonly number[]): MonthGr
     if (weeks.length === 0 || weeks[weeks.length - 1].length === 7) weeks.push([]);
     const inMonth = isSameMonth(d, first);
     weeks[weeks.length - 1].push({
-      date: format(d, "yyyy-MM-dd"), day: getDate(d), inMonth, marked: inMonth && marked.has(getDate(d)),
+      date: format(d, "yyyy-MM-dd"),
+      day: getDate(d),
+      inMonth,
+      marked: inMonth && marked.has(getDate(d)),
     });
   }
   return { month, title: format(first, "MMMM yyyy"), weeks };

@@ -3,10 +3,31 @@
 
 export const FREQUENCIES = ["Minute", "Hour", "Day", "Week", "Month", "Year"] as const;
 /** January first; `schedule.months` numbers them from 1. */
-export const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
+export const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+] as const;
 /** Monday first, as the engine's weeks (ISO 8601) and the calendar. */
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
-export const ACTION_TYPES = ["Http", "Https", "StorageQueue", "ServiceBusQueue", "ServiceBusTopic", "Notification", "Command"] as const;
+export const ACTION_TYPES = [
+  "Http",
+  "Https",
+  "StorageQueue",
+  "ServiceBusQueue",
+  "ServiceBusTopic",
+  "Notification",
+  "Command",
+] as const;
 export const AUTH_TYPES = ["NotSpecified", "Basic", "ClientCertificate", "ActiveDirectoryOAuth"] as const;
 export const RETRY_TYPES = ["Fixed", "Exponential", "None"] as const;
 export const JOB_STATES = ["Enabled", "Disabled", "Completed", "Faulted"] as const;
@@ -23,8 +44,15 @@ export type WeekDay = (typeof WEEKDAYS)[number];
 
 /** The engine's aliases (semantics.md): adverbs for frequencies, older spellings for DST. */
 const ALIASES: Record<string, string> = {
-  minutely: "Minute", hourly: "Hour", daily: "Day", weekly: "Week", monthly: "Month", yearly: "Year",
-  move: "MoveForward", runonce: "Once", runtwice: "Twice",
+  minutely: "Minute",
+  hourly: "Hour",
+  daily: "Day",
+  weekly: "Week",
+  monthly: "Month",
+  yearly: "Year",
+  move: "MoveForward",
+  runonce: "Once",
+  runtwice: "Twice",
 };
 
 /**

@@ -46,7 +46,11 @@ const table: [string, string | null, ErrorContext?][] = [
   ["properties.action.retryPolicy", "retry-type"],
   ["properties.action.errorAction", "error-action-enabled"],
   ["properties.action.errorAction.request.uri", "err-http-uri"],
-  ["properties.action.errorAction.request.authentication.password", "err-auth-cert-password", { errAuthType: "ClientCertificate" }],
+  [
+    "properties.action.errorAction.request.authentication.password",
+    "err-auth-cert-password",
+    { errAuthType: "ClientCertificate" },
+  ],
   ["properties.action.errorAction.retryPolicy.retryCount", "err-retry-count"],
   ["properties.startTime", "start-time"],
   ["properties.state", "job-state"],

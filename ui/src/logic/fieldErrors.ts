@@ -81,7 +81,10 @@ const JOB_FIELDS: [string, string][] = [
 
 /** The engine path reduced to what the tables match: "properties.a.b[2].c" → "a.b.c". */
 export function normalize(path: string): string {
-  return path.replace(/^properties(\.|$)/i, "").replace(/\[\d+\]/g, "").toLowerCase();
+  return path
+    .replace(/^properties(\.|$)/i, "")
+    .replace(/\[\d+\]/g, "")
+    .toLowerCase();
 }
 
 function lookup(table: [string, string][], path: string): string | null {
@@ -89,7 +92,7 @@ function lookup(table: [string, string][], path: string): string | null {
   for (const entry of table) {
     const [key] = entry;
     const prefix = key.endsWith("*") ? key.slice(0, -1) : null;
-    const hit = prefix === null ? path === key : path === prefix || path.startsWith(prefix + ".");
+    const hit = prefix === null ? path === key : path === prefix || path.startsWith(`${prefix}.`);
     if (hit && (!best || key.length > best[0].length)) best = entry;
   }
   return best ? best[1] : null;

@@ -45,9 +45,12 @@ export function presentHistory(occurrences: HistoryOccurrence[]): HistoryOccurre
     .sort((a, b) => latestTime(b).localeCompare(latestTime(a)))
     .map((o) => ({
       ...o,
-      attempts: [...o.attempts].sort((a, b) =>
-        Number(isErrorAction(a.kind)) - Number(isErrorAction(b.kind)) ||
-        a.retryCount - b.retryCount || a.startTime.localeCompare(b.startTime)),
+      attempts: [...o.attempts].sort(
+        (a, b) =>
+          Number(isErrorAction(a.kind)) - Number(isErrorAction(b.kind)) ||
+          a.retryCount - b.retryCount ||
+          a.startTime.localeCompare(b.startTime),
+      ),
     }));
 }
 

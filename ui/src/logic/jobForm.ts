@@ -23,9 +23,14 @@ const KNOWN = ["startTime", "state", "action", "recurrence", "status"];
 
 export function emptyJob(): JobForm {
   return {
-    startTime: "", state: "Enabled", action: emptyAction(),
-    errorActionEnabled: false, errorAction: emptyAction(),
-    recurrenceEnabled: true, recurrence: emptyRecurrence(), extra: {},
+    startTime: "",
+    state: "Enabled",
+    action: emptyAction(),
+    errorActionEnabled: false,
+    errorAction: emptyAction(),
+    recurrenceEnabled: true,
+    recurrence: emptyRecurrence(),
+    extra: {},
   };
 }
 

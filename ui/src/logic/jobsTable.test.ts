@@ -1,14 +1,34 @@
 import { describe, expect, it } from "vitest";
 import type { JobSummary } from "../ipc/types";
 import {
-  NO_FILTER, bulkMessage, bulkTargets, deleteQuestion, filterOptions, moveFocus, nextSort, pruneSelection, runBulk,
-  toggleAll, toggleSelection, visibleJobs,
+  NO_FILTER,
+  bulkMessage,
+  bulkTargets,
+  deleteQuestion,
+  filterOptions,
+  moveFocus,
+  nextSort,
+  pruneSelection,
+  runBulk,
+  toggleAll,
+  toggleSelection,
+  visibleJobs,
 } from "./jobsTable";
 
 function job(name: string, over: Partial<JobSummary> = {}): JobSummary {
   return {
-    collection: "local/desktop/default", name, state: "Enabled", actionType: "Http", sentence: "Every day",
-    nextRun: null, lastRun: null, lastStatus: null, executionCount: 0, failureCount: 0, faultedCount: 0, ...over,
+    collection: "local/desktop/default",
+    name,
+    state: "Enabled",
+    actionType: "Http",
+    sentence: "Every day",
+    nextRun: null,
+    lastRun: null,
+    lastStatus: null,
+    executionCount: 0,
+    failureCount: 0,
+    faultedCount: 0,
+    ...over,
   };
 }
 
@@ -22,14 +42,25 @@ const names = (js: JobSummary[]) => js.map((j) => j.name);
 
 describe("the jobs table", () => {
   it("searches names in any case and filters by state and last result", () => {
-    expect(names(visibleJobs(jobs, { ...NO_FILTER, search: " UP " }, { key: "name", descending: false }))).toEqual(["backup", "cleanup"]);
-    expect(names(visibleJobs(jobs, { ...NO_FILTER, state: "Disabled" }, { key: "name", descending: false }))).toEqual(["cleanup"]);
-    expect(names(visibleJobs(jobs, { ...NO_FILTER, lastResult: "never" }, { key: "name", descending: false }))).toEqual(["cleanup"]);
-    expect(filterOptions(jobs)).toEqual({ states: ["Disabled", "Enabled"], results: ["Completed", "Failed", "Postponed", "never"] });
+    expect(names(visibleJobs(jobs, { ...NO_FILTER, search: " UP " }, { key: "name", descending: false }))).toEqual([
+      "backup",
+      "cleanup",
+    ]);
+    expect(names(visibleJobs(jobs, { ...NO_FILTER, state: "Disabled" }, { key: "name", descending: false }))).toEqual([
+      "cleanup",
+    ]);
+    expect(names(visibleJobs(jobs, { ...NO_FILTER, lastResult: "never" }, { key: "name", descending: false }))).toEqual(
+      ["cleanup"],
+    );
+    expect(filterOptions(jobs)).toEqual({
+      states: ["Disabled", "Enabled"],
+      results: ["Completed", "Failed", "Postponed", "never"],
+    });
   });
 
   it("sorts by name, next run (none last) and last result (worst first), ties by name", () => {
-    const sorted = (key: "name" | "nextRun" | "lastResult", descending = false) => names(visibleJobs(jobs, NO_FILTER, { key, descending }));
+    const sorted = (key: "name" | "nextRun" | "lastResult", descending = false) =>
+      names(visibleJobs(jobs, NO_FILTER, { key, descending }));
     expect(sorted("name")).toEqual(["Alerts", "backup", "cleanup", "report"]);
     expect(sorted("name", true)).toEqual(["report", "cleanup", "backup", "Alerts"]);
     expect(sorted("nextRun")).toEqual(["Alerts", "report", "backup", "cleanup"]);
@@ -70,7 +101,10 @@ describe("the jobs table", () => {
 
   it("runs a bulk action per job and reports what failed", async () => {
     const calls: string[] = [];
-    const out = await runBulk(["a", "b", "c"], async (n) => { calls.push(n); if (n === "b") throw new Error("busy"); });
+    const out = await runBulk(["a", "b", "c"], async (n) => {
+      calls.push(n);
+      if (n === "b") throw new Error("busy");
+    });
     expect(calls).toEqual(["a", "b", "c"]);
     expect(out).toEqual({ done: ["a", "c"], failed: [{ name: "b", message: "busy" }] });
     expect(bulkMessage("disable", out)).toBe("Disabled 2 jobs; Disable failed for b (busy)");

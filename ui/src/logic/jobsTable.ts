@@ -26,23 +26,36 @@ export function filterOptions(jobs: readonly JobSummary[]): { states: string[]; 
 
 export function matches(job: JobSummary, f: TableFilter): boolean {
   const q = f.search.trim().toLowerCase();
-  return (q === "" || job.name.toLowerCase().includes(q))
-    && (f.state === "" || job.state === f.state)
-    && (f.lastResult === "" || (job.lastStatus ?? NEVER_RUN) === f.lastResult);
+  return (
+    (q === "" || job.name.toLowerCase().includes(q)) &&
+    (f.state === "" || job.state === f.state) &&
+    (f.lastResult === "" || (job.lastStatus ?? NEVER_RUN) === f.lastResult)
+  );
 }
 
 /** Worst first: what needs looking at comes to the top when sorting by last result. */
 const RESULT_RANK: Record<string, number> = { faulted: 0, failed: 1, postponed: 2, completed: 3 };
 function resultRank(j: JobSummary): number {
-  return j.lastStatus === null ? 5 : RESULT_RANK[j.lastStatus.toLowerCase()] ?? 4;
+  return j.lastStatus === null ? 5 : (RESULT_RANK[j.lastStatus.toLowerCase()] ?? 4);
 }
 
 function compare(a: JobSummary, b: JobSummary, key: SortKey): number {
   switch (key) {
-    case "name": return 0;
+    case "name":
+      return 0;
     // RFC 3339 UTC strings sort as times; a job with no next run goes last.
-    case "nextRun": return a.nextRun === b.nextRun ? 0 : a.nextRun === null ? 1 : b.nextRun === null ? -1 : a.nextRun < b.nextRun ? -1 : 1;
-    case "lastResult": return resultRank(a) - resultRank(b);
+    case "nextRun":
+      return a.nextRun === b.nextRun
+        ? 0
+        : a.nextRun === null
+          ? 1
+          : b.nextRun === null
+            ? -1
+            : a.nextRun < b.nextRun
+              ? -1
+              : 1;
+    case "lastResult":
+      return resultRank(a) - resultRank(b);
   }
 }
 
@@ -50,10 +63,12 @@ function compare(a: JobSummary, b: JobSummary, key: SortKey): number {
 export function visibleJobs(jobs: readonly JobSummary[], f: TableFilter, sort: Sort): JobSummary[] {
   const byName = (a: JobSummary, b: JobSummary) => a.name.localeCompare(b.name);
   const sign = sort.descending ? -1 : 1;
-  return jobs.filter((j) => matches(j, f)).sort((a, b) => {
-    const c = sort.key === "name" ? byName(a, b) : compare(a, b, sort.key);
-    return c !== 0 ? sign * c : byName(a, b);
-  });
+  return jobs
+    .filter((j) => matches(j, f))
+    .sort((a, b) => {
+      const c = sort.key === "name" ? byName(a, b) : compare(a, b, sort.key);
+      return c !== 0 ? sign * c : byName(a, b);
+    });
 }
 
 /** Clicking a column's sort: the same key flips the direction, another starts ascending. */
@@ -63,7 +78,11 @@ export function nextSort(current: Sort, key: SortKey): Sort {
 
 /** Selection after a click: plain toggles one row; with Shift, the range from `anchor` to it is added. */
 export function toggleSelection(
-  selected: ReadonlySet<string>, names: readonly string[], name: string, anchor: string | null, range: boolean,
+  selected: ReadonlySet<string>,
+  names: readonly string[],
+  name: string,
+  anchor: string | null,
+  range: boolean,
 ): Set<string> {
   const next = new Set(selected);
   if (range && anchor !== null && names.includes(anchor)) {
@@ -71,7 +90,8 @@ export function toggleSelection(
     for (const n of names.slice(a, b + 1)) next.add(n);
     return next;
   }
-  if (next.has(name)) next.delete(name); else next.add(name);
+  if (next.has(name)) next.delete(name);
+  else next.add(name);
   return next;
 }
 
@@ -91,35 +111,51 @@ export function moveFocus(names: readonly string[], current: string | null, key:
   if (names.length === 0) return null;
   const i = current === null ? -1 : names.indexOf(current);
   switch (key) {
-    case "ArrowDown": return names[Math.min(names.length - 1, i + 1)];
-    case "ArrowUp": return names[Math.max(0, i < 0 ? 0 : i - 1)];
-    case "Home": return names[0];
-    case "End": return names[names.length - 1];
-    default: return null;
+    case "ArrowDown":
+      return names[Math.min(names.length - 1, i + 1)];
+    case "ArrowUp":
+      return names[Math.max(0, i < 0 ? 0 : i - 1)];
+    case "Home":
+      return names[0];
+    case "End":
+      return names[names.length - 1];
+    default:
+      return null;
   }
 }
 
 export type BulkAction = "enable" | "disable" | "run" | "delete";
 export const BULK_VERBS: Record<BulkAction, [string, string]> = {
-  enable: ["Enable", "Enabled"], disable: ["Disable", "Disabled"], run: ["Run now", "Started"], delete: ["Delete", "Deleted"],
+  enable: ["Enable", "Enabled"],
+  disable: ["Disable", "Disabled"],
+  run: ["Run now", "Started"],
+  delete: ["Delete", "Deleted"],
 };
 
 const jobs = (n: number) => (n === 1 ? "1 job" : `${n} jobs`);
 
 /** The delete confirmation's question, with how many. */
 export function deleteQuestion(names: readonly string[]): string {
-  return names.length === 1 ? `Delete the job ${names[0]}? Its history goes with it.`
+  return names.length === 1
+    ? `Delete the job ${names[0]}? Its history goes with it.`
     : `Delete ${jobs(names.length)}? Their history goes with them.`;
 }
 
 export type BulkOutcome = { done: string[]; failed: { name: string; message: string }[] };
 
 /** Calls `each` once per job, one after the other (the engine's writes are serialized anyway), collecting failures. */
-export async function runBulk(names: readonly string[], each: (name: string) => Promise<unknown>): Promise<BulkOutcome> {
+export async function runBulk(
+  names: readonly string[],
+  each: (name: string) => Promise<unknown>,
+): Promise<BulkOutcome> {
   const out: BulkOutcome = { done: [], failed: [] };
   for (const name of names) {
-    try { await each(name); out.done.push(name); }
-    catch (e) { out.failed.push({ name, message: e instanceof Error ? e.message : String(e) }); }
+    try {
+      await each(name);
+      out.done.push(name);
+    } catch (e) {
+      out.failed.push({ name, message: e instanceof Error ? e.message : String(e) });
+    }
   }
   return out;
 }
@@ -127,8 +163,10 @@ export async function runBulk(names: readonly string[], each: (name: string) => 
 /** The toast after a bulk action: "Disabled 2 jobs", plus what failed. */
 export function bulkMessage(action: BulkAction, o: BulkOutcome): string {
   const ok = o.done.length > 0 ? `${BULK_VERBS[action][1]} ${jobs(o.done.length)}` : "";
-  const bad = o.failed.length > 0
-    ? `${BULK_VERBS[action][0]} failed for ${o.failed.map((f) => `${f.name} (${f.message})`).join(", ")}` : "";
+  const bad =
+    o.failed.length > 0
+      ? `${BULK_VERBS[action][0]} failed for ${o.failed.map((f) => `${f.name} (${f.message})`).join(", ")}`
+      : "";
   return [ok, bad].filter(Boolean).join("; ");
 }
 

@@ -1,7 +1,16 @@
 // The overview's bucketing on a month of 1,000 jobs (docs/benchmarks.md):
 //   cd ui && npx vitest bench --run src/logic/overview.bench.ts
 import { bench, describe } from "vitest";
-import { KIND_PAST, KIND_PLANNED, type OverviewData, type Run, bucketRuns, heatStrip, toColumns, viewDays } from "./overview";
+import {
+  KIND_PAST,
+  KIND_PLANNED,
+  type OverviewData,
+  type Run,
+  bucketRuns,
+  heatStrip,
+  toColumns,
+  viewDays,
+} from "./overview";
 
 /** 1,000 jobs over November 2026: 500 hourly, 400 every 6 hours, 100 every 15 minutes (capped at 2,000 runs, as the engine caps them). */
 export function monthOfJobs(): OverviewData {
@@ -10,10 +19,23 @@ export function monthOfJobs(): OverviewData {
   const start = Date.UTC(2026, 10, 1);
   for (let j = 0; j < 1000; j++) {
     const step = j < 500 ? 60 : j < 900 ? 360 : 15;
-    jobs.push({ collection: `local/desktop/c${j % 10}`, name: `job-${j}`, state: "Enabled", action: "Http", truncated: step === 15 });
+    jobs.push({
+      collection: `local/desktop/c${j % 10}`,
+      name: `job-${j}`,
+      state: "Enabled",
+      action: "Http",
+      truncated: step === 15,
+    });
     for (let k = 0, t = start + (j % 60) * 60_000; k < 2000 && t < start + 30 * 86_400_000; k++, t += step * 60_000) {
       const past = t < Date.UTC(2026, 10, 25);
-      runs.push({ job: j, at: t, kind: past ? KIND_PAST : KIND_PLANNED, status: past ? "Completed" : null, action: past ? "MainAction" : null, calendar: null });
+      runs.push({
+        job: j,
+        at: t,
+        kind: past ? KIND_PAST : KIND_PLANNED,
+        status: past ? "Completed" : null,
+        action: past ? "MainAction" : null,
+        calendar: null,
+      });
     }
   }
   runs.sort((a, b) => a.at - b.at);
@@ -28,11 +50,19 @@ const month = viewDays("month", "2026-11-01");
 const week = viewDays("week", "2026-11-25");
 
 describe(`bucketing ${data.runs.job.length} runs of ${data.jobs.length} jobs`, () => {
-  bench("month view, Europe/Berlin", () => { heatStrip(bucketRuns(data, month, "Europe/Berlin", { collections: null, search: "" })); });
-  bench("month view, UTC", () => { heatStrip(bucketRuns(data, month, "UTC", { collections: null, search: "" })); });
-  bench("week view, name filter", () => { bucketRuns(data, week, "Europe/Berlin", { collections: null, search: "job-1" }); });
+  bench("month view, Europe/Berlin", () => {
+    heatStrip(bucketRuns(data, month, "Europe/Berlin", { collections: null, search: "" }));
+  });
+  bench("month view, UTC", () => {
+    heatStrip(bucketRuns(data, month, "UTC", { collections: null, search: "" }));
+  });
+  bench("week view, name filter", () => {
+    bucketRuns(data, week, "Europe/Berlin", { collections: null, search: "job-1" });
+  });
 });
 
 describe(`the answer over IPC: ${(wire.length / 1e6).toFixed(1)} MB of JSON`, () => {
-  bench("JSON.parse of the month", () => { JSON.parse(wire); });
+  bench("JSON.parse of the month", () => {
+    JSON.parse(wire);
+  });
 });

@@ -1,7 +1,30 @@
 import { describe, expect, it } from "vitest";
 import {
-  KIND_BLACKED_OUT, KIND_MOVED, KIND_PAST, KIND_PLANNED, KIND_SKIPPED, type OverviewData, type Run, bucketRuns, busyWarnings, categoryOf, heatLevel, heatStrip, keptJobs, localDay, localTime,
-  nowPosition, runAt, runTarget, runsInHour, shiftView, toColumns, toneOf, viewDays, viewWindow, zoneOffsets,
+  KIND_BLACKED_OUT,
+  KIND_MOVED,
+  KIND_PAST,
+  KIND_PLANNED,
+  KIND_SKIPPED,
+  type OverviewData,
+  type Run,
+  bucketRuns,
+  busyWarnings,
+  categoryOf,
+  heatLevel,
+  heatStrip,
+  keptJobs,
+  localDay,
+  localTime,
+  nowPosition,
+  runAt,
+  runTarget,
+  runsInHour,
+  shiftView,
+  toColumns,
+  toneOf,
+  viewDays,
+  viewWindow,
+  zoneOffsets,
 } from "./overview";
 
 const all = { collections: null, search: "" };
@@ -10,14 +33,30 @@ type Given = Partial<Omit<Run, "at">> & { at?: string };
 function data(runs: Given[]): OverviewData {
   const from = "2026-11-20T00:00:00Z";
   return {
-    now: "2026-11-25T12:00:00Z", from,
+    now: "2026-11-25T12:00:00Z",
+    from,
     jobs: [
-      { collection: "local/desktop/default", name: "nightly-report", state: "Enabled", action: "Http", truncated: false },
+      {
+        collection: "local/desktop/default",
+        name: "nightly-report",
+        state: "Enabled",
+        action: "Http",
+        truncated: false,
+      },
       { collection: "local/desktop/other", name: "cleanup", state: "Enabled", action: "Http", truncated: false },
     ],
-    runs: toColumns(from, runs.map((r) => ({
-      job: 0, kind: KIND_PLANNED, status: null, action: null, calendar: null, ...r, at: Date.parse(r.at ?? "2026-11-25T10:00:00Z"),
-    }))),
+    runs: toColumns(
+      from,
+      runs.map((r) => ({
+        job: 0,
+        kind: KIND_PLANNED,
+        status: null,
+        action: null,
+        calendar: null,
+        ...r,
+        at: Date.parse(r.at ?? "2026-11-25T10:00:00Z"),
+      })),
+    ),
     busyMinutes: [],
   };
 }
@@ -25,7 +64,15 @@ function data(runs: Given[]): OverviewData {
 describe("views", () => {
   it("shows one day, a Monday-first week, a whole month or a fortnight", () => {
     expect(viewDays("day", "2026-11-25")).toEqual(["2026-11-25"]);
-    expect(viewDays("week", "2026-11-25")).toEqual(["2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"]);
+    expect(viewDays("week", "2026-11-25")).toEqual([
+      "2026-11-23",
+      "2026-11-24",
+      "2026-11-25",
+      "2026-11-26",
+      "2026-11-27",
+      "2026-11-28",
+      "2026-11-29",
+    ]);
     expect(viewDays("week", "2026-11-29")[0]).toBe("2026-11-23"); // a Sunday belongs to the week before
     const feb = viewDays("month", "2027-02-14");
     expect([feb.length, feb[0], feb[27]]).toEqual([28, "2027-02-01", "2027-02-28"]);
@@ -41,8 +88,10 @@ describe("views", () => {
 
   it("asks the engine for the shown days' local midnights, across a DST change", () => {
     // Berlin: CET (+1) before 29 March 2026, CEST (+2) after.
-    expect(viewWindow(viewDays("week", "2026-03-25"), "Europe/Berlin"))
-      .toEqual({ from: "2026-03-22T23:00:00Z", to: "2026-03-29T22:00:00Z" });
+    expect(viewWindow(viewDays("week", "2026-03-25"), "Europe/Berlin")).toEqual({
+      from: "2026-03-22T23:00:00Z",
+      to: "2026-03-29T22:00:00Z",
+    });
     expect(viewWindow(["2026-11-25"], "UTC")).toEqual({ from: "2026-11-25T00:00:00Z", to: "2026-11-26T00:00:00Z" });
   });
 
@@ -58,15 +107,42 @@ describe("views", () => {
 describe("runs", () => {
   it("colours past runs by result and coming runs by what the schedule does", () => {
     const d = data([
-      { kind: KIND_PAST, status: "Completed", action: "MainAction" }, { kind: KIND_PAST, status: "Failed", action: "MainAction" },
-      { kind: KIND_PAST, status: "Completed", action: "ErrorAction" }, { kind: KIND_PAST, status: "Postponed", action: "MainAction" },
-      { kind: KIND_PLANNED }, { kind: KIND_MOVED }, { kind: KIND_SKIPPED }, { kind: KIND_BLACKED_OUT, calendar: "holidays" },
+      { kind: KIND_PAST, status: "Completed", action: "MainAction" },
+      { kind: KIND_PAST, status: "Failed", action: "MainAction" },
+      { kind: KIND_PAST, status: "Completed", action: "ErrorAction" },
+      { kind: KIND_PAST, status: "Postponed", action: "MainAction" },
+      { kind: KIND_PLANNED },
+      { kind: KIND_MOVED },
+      { kind: KIND_SKIPPED },
+      { kind: KIND_BLACKED_OUT, calendar: "holidays" },
     ]);
-    expect(d.runs.job.map((_, i) => categoryOf(d, i)))
-      .toEqual(["completed", "failed", "faulted", "skipped", "planned", "moved", "dstSkipped", "blackedOut"]);
+    expect(d.runs.job.map((_, i) => categoryOf(d, i))).toEqual([
+      "completed",
+      "failed",
+      "faulted",
+      "skipped",
+      "planned",
+      "moved",
+      "dstSkipped",
+      "blackedOut",
+    ]);
     // Distinct details travel once.
-    expect(d.runs.details).toEqual(["", "Completed MainAction", "Failed MainAction", "Completed ErrorAction", "Postponed MainAction", "holidays"]);
-    expect(runAt(d, 2)).toEqual({ job: 0, at: Date.parse("2026-11-25T10:00:00Z"), kind: KIND_PAST, status: "Completed", action: "ErrorAction", calendar: null });
+    expect(d.runs.details).toEqual([
+      "",
+      "Completed MainAction",
+      "Failed MainAction",
+      "Completed ErrorAction",
+      "Postponed MainAction",
+      "holidays",
+    ]);
+    expect(runAt(d, 2)).toEqual({
+      job: 0,
+      at: Date.parse("2026-11-25T10:00:00Z"),
+      kind: KIND_PAST,
+      status: "Completed",
+      action: "ErrorAction",
+      calendar: null,
+    });
     expect(runAt(d, 7).calendar).toBe("holidays");
   });
 
@@ -142,7 +218,13 @@ describe("runs", () => {
 describe("instants", () => {
   it("reads the engine's RFC 3339 form as Date.parse does", async () => {
     const { instantMs } = await import("./overview");
-    for (const at of ["1970-01-01T00:00:00Z", "2026-02-28T23:59:59Z", "2028-02-29T12:30:05Z", "2100-03-01T00:00:00Z", "1999-12-31T23:59:59Z"]) {
+    for (const at of [
+      "1970-01-01T00:00:00Z",
+      "2026-02-28T23:59:59Z",
+      "2028-02-29T12:30:05Z",
+      "2100-03-01T00:00:00Z",
+      "1999-12-31T23:59:59Z",
+    ]) {
       expect(instantMs(at)).toBe(Date.parse(at));
     }
     expect(instantMs("2026-11-25T10:00:00+01:00")).toBe(Date.parse("2026-11-25T09:00:00Z"));

@@ -22,7 +22,11 @@ export type OverviewData = {
 };
 
 /** `runs.kind` codes (src-tauri/src/overview.rs). */
-export const KIND_PAST = 0, KIND_PLANNED = 1, KIND_MOVED = 2, KIND_SKIPPED = 3, KIND_BLACKED_OUT = 4;
+export const KIND_PAST = 0,
+  KIND_PLANNED = 1,
+  KIND_MOVED = 2,
+  KIND_SKIPPED = 3,
+  KIND_BLACKED_OUT = 4;
 
 /** One run, as objects (tests, the development fake, the run list). */
 export type Run = {
@@ -42,7 +46,11 @@ export function runAt(data: OverviewData, i: number): Run {
   const past = r.kind[i] === KIND_PAST;
   const [status, action] = past && detail ? [detail.split(" ")[0], detail.split(" ")[1] ?? null] : [null, null];
   return {
-    job: r.job[i], at: instantMs(data.from) + r.at[i] * 1000, kind: r.kind[i], status, action,
+    job: r.job[i],
+    at: instantMs(data.from) + r.at[i] * 1000,
+    kind: r.kind[i],
+    status,
+    action,
     calendar: r.kind[i] === KIND_BLACKED_OUT ? detail : null,
   };
 }
@@ -52,10 +60,21 @@ export function toColumns(from: string, runs: readonly Run[]): OverviewData["run
   const out: OverviewData["runs"] = { job: [], at: [], kind: [], detail: [], details: [""] };
   const base = instantMs(from);
   for (const r of runs) {
-    const text = r.kind === KIND_PAST && r.status ? `${r.status}${r.action ? ` ${r.action}` : ""}` : r.kind === KIND_BLACKED_OUT ? r.calendar ?? "" : "";
+    const text =
+      r.kind === KIND_PAST && r.status
+        ? `${r.status}${r.action ? ` ${r.action}` : ""}`
+        : r.kind === KIND_BLACKED_OUT
+          ? (r.calendar ?? "")
+          : "";
     let d = out.details.indexOf(text);
-    if (d < 0) { out.details.push(text); d = out.details.length - 1; }
-    out.job.push(r.job); out.at.push(Math.round((r.at - base) / 1000)); out.kind.push(r.kind); out.detail.push(d);
+    if (d < 0) {
+      out.details.push(text);
+      d = out.details.length - 1;
+    }
+    out.job.push(r.job);
+    out.at.push(Math.round((r.at - base) / 1000));
+    out.kind.push(r.kind);
+    out.detail.push(d);
   }
   return out;
 }
@@ -67,18 +86,48 @@ export const AGENDA_DAYS = 14;
 
 /** What a run looks like: a past run by its result, a coming one by what the schedule does to it. */
 export type Category =
-  | "completed" | "failed" | "faulted" | "skipped" // past
-  | "planned" | "moved" | "dstSkipped" | "blackedOut"; // to come
-export const CATEGORIES: readonly Category[] = ["completed", "failed", "faulted", "skipped", "planned", "moved", "dstSkipped", "blackedOut"];
+  | "completed"
+  | "failed"
+  | "faulted"
+  | "skipped" // past
+  | "planned"
+  | "moved"
+  | "dstSkipped"
+  | "blackedOut"; // to come
+export const CATEGORIES: readonly Category[] = [
+  "completed",
+  "failed",
+  "faulted",
+  "skipped",
+  "planned",
+  "moved",
+  "dstSkipped",
+  "blackedOut",
+];
 export const CATEGORY_LABELS: Record<Category, string> = {
-  completed: "Completed", failed: "Failed", faulted: "Faulted", skipped: "Skipped",
-  planned: "Planned", moved: "Moved (daylight saving)", dstSkipped: "Skipped (daylight saving)", blackedOut: "Blacked out",
+  completed: "Completed",
+  failed: "Failed",
+  faulted: "Faulted",
+  skipped: "Skipped",
+  planned: "Planned",
+  moved: "Moved (daylight saving)",
+  dstSkipped: "Skipped (daylight saving)",
+  blackedOut: "Blacked out",
 };
 
 const CATEGORY_BIT = Object.fromEntries(CATEGORIES.map((c, i) => [c, 1 << i])) as Record<Category, number>;
 
 /** Which category colours a cell holding these: a failure first, then what the schedule changed, then results. */
-const TONE_ORDER: readonly Category[] = ["faulted", "failed", "blackedOut", "dstSkipped", "moved", "skipped", "completed", "planned"];
+const TONE_ORDER: readonly Category[] = [
+  "faulted",
+  "failed",
+  "blackedOut",
+  "dstSkipped",
+  "moved",
+  "skipped",
+  "completed",
+  "planned",
+];
 export function toneOf(counts: Record<Category, number> | number): Category | null {
   const has = (c: Category) => (typeof counts === "number" ? (counts & CATEGORY_BIT[c]) !== 0 : counts[c] > 0);
   return TONE_ORDER.find(has) ?? null;
@@ -89,19 +138,30 @@ function pastCategory(detail: string): Category {
   // An error action runs when the main action faulted (retries exhausted).
   if (detail.endsWith(" ErrorAction")) return "faulted";
   switch (detail.split(" ")[0].toLowerCase()) {
-    case "completed": return "completed";
-    case "faulted": return "faulted";
-    case "postponed": case "skipped": case "cancelled": return "skipped";
-    default: return "failed";
+    case "completed":
+      return "completed";
+    case "faulted":
+      return "faulted";
+    case "postponed":
+    case "skipped":
+    case "cancelled":
+      return "skipped";
+    default:
+      return "failed";
   }
 }
 
-const COMING: Record<number, Category> = { [KIND_PLANNED]: "planned", [KIND_MOVED]: "moved", [KIND_SKIPPED]: "dstSkipped", [KIND_BLACKED_OUT]: "blackedOut" };
+const COMING: Record<number, Category> = {
+  [KIND_PLANNED]: "planned",
+  [KIND_MOVED]: "moved",
+  [KIND_SKIPPED]: "dstSkipped",
+  [KIND_BLACKED_OUT]: "blackedOut",
+};
 
 /** The category of run `i`. */
 export function categoryOf(data: OverviewData, i: number): Category {
   const kind = data.runs.kind[i];
-  return kind === KIND_PAST ? pastCategory(data.runs.details[data.runs.detail[i]]) : COMING[kind] ?? "planned";
+  return kind === KIND_PAST ? pastCategory(data.runs.details[data.runs.detail[i]]) : (COMING[kind] ?? "planned");
 }
 
 const DAY_MS = 86_400_000;
@@ -126,14 +186,23 @@ export function shiftDay(day: string, by: number): string {
 const offsetFunctions = new Map<string, (ms: number) => number>();
 export function zoneOffsets(zone: string): (ms: number) => number {
   let fn = offsetFunctions.get(zone);
-  if (!fn) { fn = makeZoneOffsets(zone); offsetFunctions.set(zone, fn); }
+  if (!fn) {
+    fn = makeZoneOffsets(zone);
+    offsetFunctions.set(zone, fn);
+  }
   return fn;
 }
 
 function makeZoneOffsets(zone: string): (ms: number) => number {
   if (zone === "UTC" || zone === "") return () => 0;
   const f = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric",
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
   });
   const cache = new Map<number, number>();
   const exact = (ms: number) => {
@@ -145,7 +214,10 @@ function makeZoneOffsets(zone: string): (ms: number) => number {
     // Keyed by the half hour, so a :30 transition (e.g. Australia/Lord_Howe) is seen too.
     const key = Math.floor(ms / (HOUR_MS / 2));
     let offset = cache.get(key);
-    if (offset === undefined) { offset = exact(key * (HOUR_MS / 2)); cache.set(key, offset); }
+    if (offset === undefined) {
+      offset = exact(key * (HOUR_MS / 2));
+      cache.set(key, offset);
+    }
     return offset;
   };
 }
@@ -163,9 +235,18 @@ export function viewDays(view: View, anchor: string): string[] {
   const n = dayNumber(anchor);
   let first: number, count: number;
   switch (view) {
-    case "day": first = n; count = 1; break;
-    case "week": first = n - ((new Date(n * DAY_MS).getUTCDay() + 6) % 7); count = 7; break;
-    case "agenda": first = n; count = AGENDA_DAYS; break;
+    case "day":
+      first = n;
+      count = 1;
+      break;
+    case "week":
+      first = n - ((new Date(n * DAY_MS).getUTCDay() + 6) % 7);
+      count = 7;
+      break;
+    case "agenda":
+      first = n;
+      count = AGENDA_DAYS;
+      break;
     case "month": {
       first = dayNumber(`${anchor.slice(0, 7)}-01`);
       const [y, m] = [+anchor.slice(0, 4), +anchor.slice(5, 7)];
@@ -179,9 +260,12 @@ export function viewDays(view: View, anchor: string): string[] {
 /** The first day of the view after (`by` = 1) or before (-1) this one. */
 export function shiftView(view: View, anchor: string, by: number): string {
   switch (view) {
-    case "day": return shiftDay(anchor, by);
-    case "week": return shiftDay(anchor, 7 * by);
-    case "agenda": return shiftDay(anchor, AGENDA_DAYS * by);
+    case "day":
+      return shiftDay(anchor, by);
+    case "week":
+      return shiftDay(anchor, 7 * by);
+    case "agenda":
+      return shiftDay(anchor, AGENDA_DAYS * by);
     case "month": {
       const d = new Date(Date.UTC(+anchor.slice(0, 4), +anchor.slice(5, 7) - 1 + by, 1));
       return d.toISOString().slice(0, 10);
@@ -209,8 +293,11 @@ export type Filter = {
 /** Per job index: whether the filters keep it. */
 export function keptJobs(data: Pick<OverviewData, "jobs">, filter: Filter): boolean[] {
   const q = filter.search.trim().toLowerCase();
-  return data.jobs.map((j) => (filter.collections === null || filter.collections.has(j.collection))
-    && (q === "" || j.name.toLowerCase().includes(q)));
+  return data.jobs.map(
+    (j) =>
+      (filter.collections === null || filter.collections.has(j.collection)) &&
+      (q === "" || j.name.toLowerCase().includes(q)),
+  );
 }
 
 export type DayBucket = {
@@ -256,25 +343,35 @@ export function bucketRuns(data: OverviewData, days: readonly string[], zone: st
   const offsetAt = zoneOffsets(zone);
   const first = dayNumber(days[0]);
   const buckets: DayBucket[] = days.map((day) => ({
-    day, start: startOfLocalDay(dayNumber(day), offsetAt), total: 0, byCategory: emptyCounts(), byHour: new Array(24).fill(0), hourCategories: new Array(24).fill(0), runs: [],
+    day,
+    start: startOfLocalDay(dayNumber(day), offsetAt),
+    total: 0,
+    byCategory: emptyCounts(),
+    byHour: new Array(24).fill(0),
+    hourCategories: new Array(24).fill(0),
+    runs: [],
   }));
   const kept = keptJobs(data, filter);
   const { job, at, kind, detail, details } = data.runs;
   const base = instantMs(data.from);
   // Past runs' categories, once per distinct detail.
   const pastCategories = details.map(pastCategory);
-  let lastHalf = NaN, offset = 0;
+  let lastHalf = NaN,
+    offset = 0;
   for (let i = 0; i < job.length; i++) {
     if (!kept[job[i]]) continue;
     const ms = base + at[i] * 1000;
     // Runs come by time: the offset changes at most every half hour, so ask only then.
     const half = Math.floor(ms / (HOUR_MS / 2));
-    if (half !== lastHalf) { lastHalf = half; offset = offsetAt(ms); }
+    if (half !== lastHalf) {
+      lastHalf = half;
+      offset = offsetAt(ms);
+    }
     const local = ms + offset;
     const d = Math.floor(local / DAY_MS) - first;
     const b = buckets[d];
     if (b === undefined) continue;
-    const category = kind[i] === KIND_PAST ? pastCategories[detail[i]] : COMING[kind[i]] ?? "planned";
+    const category = kind[i] === KIND_PAST ? pastCategories[detail[i]] : (COMING[kind[i]] ?? "planned");
     const hour = Math.floor((local - (first + d) * DAY_MS) / HOUR_MS);
     b.total++;
     b.byCategory[category]++;
@@ -316,7 +413,9 @@ export function nowPosition(now: number, bucket: Pick<DayBucket, "start">, next:
 
 /** The busy-minute warnings, grouped by host: "api.example.com: 12 jobs at 09:00 on Mon 23 Nov, …". */
 export function busyWarnings(
-  busy: OverviewData["busyMinutes"], format: (ms: number) => string, limit = 5,
+  busy: OverviewData["busyMinutes"],
+  format: (ms: number) => string,
+  limit = 5,
 ): { host: string; text: string; minutes: number }[] {
   const byHost = new Map<string, { minute: number; jobs: number }[]>();
   for (const b of busy) {
@@ -327,14 +426,20 @@ export function busyWarnings(
   return [...byHost.entries()]
     .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
     .map(([host, list]) => {
-      const shown = list.slice(0, limit).map((m) => `${m.jobs} jobs at ${format(m.minute)}`).join(", ");
+      const shown = list
+        .slice(0, limit)
+        .map((m) => `${m.jobs} jobs at ${format(m.minute)}`)
+        .join(", ");
       const more = list.length > limit ? ` and ${list.length - limit} more minutes` : "";
       return { host, text: `${host}: ${shown}${more}`, minutes: list.length };
     });
 }
 
 /** Where clicking a run goes: a coming run opens the job, a past one its history. */
-export function runTarget(data: OverviewData, index: number): { page: "job" | "history"; collection: string; job: string } {
+export function runTarget(
+  data: OverviewData,
+  index: number,
+): { page: "job" | "history"; collection: string; job: string } {
   const job = data.jobs[data.runs.job[index]];
   return { page: data.runs.kind[index] === KIND_PAST ? "history" : "job", collection: job.collection, job: job.name };
 }

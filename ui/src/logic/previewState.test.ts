@@ -3,8 +3,16 @@ import type { PreviewResult } from "../ipc/types";
 import { nextShown, scheduleNeedsFixing } from "./previewState";
 
 const result = (over: Partial<PreviewResult>): PreviewResult => ({
-  sentence: "Every day", timeZone: "UTC", runs: [{ at: "2026-11-27T05:15:00Z", local: "Fri 27 Nov 2026 05:15:00", note: null }],
-  month: "2026-11", monthDays: [27], notes: [], errors: [], scheduleValid: true, computeMicros: 1, ...over,
+  sentence: "Every day",
+  timeZone: "UTC",
+  runs: [{ at: "2026-11-27T05:15:00Z", local: "Fri 27 Nov 2026 05:15:00", note: null }],
+  month: "2026-11",
+  monthDays: [27],
+  notes: [],
+  errors: [],
+  scheduleValid: true,
+  computeMicros: 1,
+  ...over,
 });
 const uriError = { path: "properties.action.request.uri", code: "BadRequest", message: "is required" };
 
@@ -17,7 +25,11 @@ describe("the builder's preview", () => {
 
   it("keeps the last good answer while the schedule itself is invalid", () => {
     const good = result({});
-    const bad = result({ scheduleValid: false, runs: [], errors: [{ ...uriError, path: "properties.recurrence.interval" }] });
+    const bad = result({
+      scheduleValid: false,
+      runs: [],
+      errors: [{ ...uriError, path: "properties.recurrence.interval" }],
+    });
     expect(nextShown(bad, good)).toBe(good);
     expect(nextShown(bad, null)).toBeNull();
     expect(scheduleNeedsFixing(bad)).toBe(true);

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "./json";
 import {
-  type RecurrenceForm, addNth, byMonthDay, byNumber, byWeekday, emptyRecurrence, fromRecurrence,
-  localIssues, removeNth, toRecurrence, toggle,
+  type RecurrenceForm,
+  addNth,
+  byMonthDay,
+  byNumber,
+  byWeekday,
+  emptyRecurrence,
+  fromRecurrence,
+  localIssues,
+  removeNth,
+  toRecurrence,
+  toggle,
 } from "./recurrenceForm";
 
 type Case = {
@@ -27,40 +36,64 @@ function check(c: Case) {
 }
 
 const lastFriday = {
-  frequency: "Month", interval: 1,
+  frequency: "Month",
+  interval: 1,
   schedule: { monthlyOccurrences: [{ day: "Friday", occurrence: -1 }], hours: [5], minutes: [15] },
 };
 const mwf = {
-  frequency: "Week", interval: 1,
+  frequency: "Week",
+  interval: 1,
   schedule: { weekDays: ["Monday", "Wednesday", "Friday"], hours: [10, 22], minutes: [0] },
 };
 
 const cases: Case[] = [
   {
     name: "last Friday of every month at 05:15",
-    from: lastFriday, json: lastFriday,
-    form: { frequency: "Month", interval: 1, nth: [{ day: "Friday", occurrence: -1 }], hours: [5], minutes: "15", end: "never" },
+    from: lastFriday,
+    json: lastFriday,
+    form: {
+      frequency: "Month",
+      interval: 1,
+      nth: [{ day: "Friday", occurrence: -1 }],
+      hours: [5],
+      minutes: "15",
+      end: "never",
+    },
   },
   {
     name: "last Friday built with the chips",
-    from: (f) => ({ ...f, frequency: "Month", nth: addNth(addNth(f.nth, { day: "Friday", occurrence: -1 }), { day: "Friday", occurrence: -1 }), hours: [5], minutes: "15" }),
+    from: (f) => ({
+      ...f,
+      frequency: "Month",
+      nth: addNth(addNth(f.nth, { day: "Friday", occurrence: -1 }), { day: "Friday", occurrence: -1 }),
+      hours: [5],
+      minutes: "15",
+    }),
     json: lastFriday,
   },
   {
     name: "swagger spelling Occurrence and lower-case enums are read",
-    from: { frequency: "month", schedule: { minutes: [15], hours: [5], monthlyOccurrences: [{ day: "friday", Occurrence: -1 }] } },
-    json: { frequency: "Month", schedule: { minutes: [15], hours: [5], monthlyOccurrences: [{ day: "Friday", occurrence: -1 }] } },
+    from: {
+      frequency: "month",
+      schedule: { minutes: [15], hours: [5], monthlyOccurrences: [{ day: "friday", Occurrence: -1 }] },
+    },
+    json: {
+      frequency: "Month",
+      schedule: { minutes: [15], hours: [5], monthlyOccurrences: [{ day: "Friday", occurrence: -1 }] },
+    },
     form: { interval: null },
   },
   {
     name: "Monday, Wednesday and Friday at 10:00 and 22:00",
-    from: mwf, json: mwf,
+    from: mwf,
+    json: mwf,
     form: { frequency: "Week", weekDays: ["Monday", "Wednesday", "Friday"], hours: [10, 22], minutes: "0" },
   },
   {
     name: "Monday, Wednesday and Friday built with the chips in any order",
     from: (f) => ({
-      ...f, frequency: "Week",
+      ...f,
+      frequency: "Week",
       weekDays: ["Friday", "Monday", "Wednesday"].reduce((d, x) => toggle(d, x, byWeekday), f.weekDays),
       hours: toggle(toggle(f.hours, 22, byNumber), 10, byNumber),
       minutes: "0",
@@ -69,8 +102,20 @@ const cases: Case[] = [
   },
   {
     name: "the docs' weekly example: lower case, count and endTime together",
-    from: { frequency: "week", interval: 1, schedule: { weekDays: ["monday", "wednesday", "friday"], hours: [10, 22] }, count: 10, endTime: "2030-11-04" },
-    json: { frequency: "Week", interval: 1, schedule: { weekDays: ["Monday", "Wednesday", "Friday"], hours: [10, 22] }, count: 10, endTime: "2030-11-04T00:00:00Z" },
+    from: {
+      frequency: "week",
+      interval: 1,
+      schedule: { weekDays: ["monday", "wednesday", "friday"], hours: [10, 22] },
+      count: 10,
+      endTime: "2030-11-04",
+    },
+    json: {
+      frequency: "Week",
+      interval: 1,
+      schedule: { weekDays: ["Monday", "Wednesday", "Friday"], hours: [10, 22] },
+      count: 10,
+      endTime: "2030-11-04T00:00:00Z",
+    },
     form: { end: "both", count: 10, endTime: "2030-11-04T00:00" },
   },
   {
@@ -81,29 +126,59 @@ const cases: Case[] = [
   },
   {
     name: "month day chips keep 1..31 first, then days from the end",
-    from: (f) => ({ ...f, frequency: "Month", monthDays: [-1, 15, -3, 1].reduce((d, x) => toggle(d, x, byMonthDay), f.monthDays) }),
+    from: (f) => ({
+      ...f,
+      frequency: "Month",
+      monthDays: [-1, 15, -3, 1].reduce((d, x) => toggle(d, x, byMonthDay), f.monthDays),
+    }),
     json: { frequency: "Month", interval: 1, schedule: { monthDays: [1, 15, -1, -3] } },
   },
   {
     name: "every Tuesday of the month (occurrence omitted), and removing an entry",
-    from: (f) => ({ ...f, frequency: "Month", nth: removeNth(addNth(addNth(f.nth, { day: "Tuesday", occurrence: null }), { day: "Monday", occurrence: 2 }), { day: "Monday", occurrence: 2 }) }),
+    from: (f) => ({
+      ...f,
+      frequency: "Month",
+      nth: removeNth(addNth(addNth(f.nth, { day: "Tuesday", occurrence: null }), { day: "Monday", occurrence: 2 }), {
+        day: "Monday",
+        occurrence: 2,
+      }),
+    }),
     json: { frequency: "Month", interval: 1, schedule: { monthlyOccurrences: [{ day: "Tuesday" }] } },
   },
   {
     name: "day selectors of another frequency are kept in the form but not written",
-    from: (f) => ({ ...f, frequency: "Day", weekDays: ["Monday"], monthDays: [3], nth: [{ day: "Friday", occurrence: 1 }], hours: [7] }),
+    from: (f) => ({
+      ...f,
+      frequency: "Day",
+      weekDays: ["Monday"],
+      monthDays: [3],
+      nth: [{ day: "Friday", occurrence: 1 }],
+      hours: [7],
+    }),
     json: { frequency: "Day", interval: 1, schedule: { hours: [7] } },
   },
   {
     name: "extensions, with unknown fields at every level preserved",
     from: {
-      frequency: "Day", timeZone: "Europe/Berlin", dstGap: "skip", dstOverlap: "runTwice", overlap: "queue",
-      catchUp: { policy: "all", maxCount: 5, maxAge: "P1D", future: true }, blackout: ["holidays"], x: 1,
+      frequency: "Day",
+      timeZone: "Europe/Berlin",
+      dstGap: "skip",
+      dstOverlap: "runTwice",
+      overlap: "queue",
+      catchUp: { policy: "all", maxCount: 5, maxAge: "P1D", future: true },
+      blackout: ["holidays"],
+      x: 1,
       schedule: { hours: [2], minutes: [30], seconds: [5] },
     },
     json: {
-      frequency: "Day", timeZone: "Europe/Berlin", dstGap: "Skip", dstOverlap: "Twice", overlap: "Queue",
-      catchUp: { policy: "All", maxCount: 5, maxAge: "P1D", future: true }, blackout: ["holidays"], x: 1,
+      frequency: "Day",
+      timeZone: "Europe/Berlin",
+      dstGap: "Skip",
+      dstOverlap: "Twice",
+      overlap: "Queue",
+      catchUp: { policy: "All", maxCount: 5, maxAge: "P1D", future: true },
+      blackout: ["holidays"],
+      x: 1,
       schedule: { hours: [2], minutes: [30], seconds: [5] },
     },
   },

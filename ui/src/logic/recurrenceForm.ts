@@ -39,21 +39,61 @@ export type RecurrenceForm = {
   catchUpExtra: JsonObject;
 };
 
-const KNOWN = ["frequency", "interval", "count", "endTime", "schedule", "timeZone", "dstGap", "dstOverlap", "catchUp", "overlap"];
-const KNOWN_SCHEDULE = ["minutes", "minute", "hours", "hour", "weekDays", "monthDays", "monthlyOccurrences", "months", "month"];
+const KNOWN = [
+  "frequency",
+  "interval",
+  "count",
+  "endTime",
+  "schedule",
+  "timeZone",
+  "dstGap",
+  "dstOverlap",
+  "catchUp",
+  "overlap",
+];
+const KNOWN_SCHEDULE = [
+  "minutes",
+  "minute",
+  "hours",
+  "hour",
+  "weekDays",
+  "monthDays",
+  "monthlyOccurrences",
+  "months",
+  "month",
+];
 const KNOWN_CATCH_UP = ["policy", "maxCount", "maxAge"];
 
 export function emptyRecurrence(): RecurrenceForm {
   return {
-    frequency: "Day", interval: 1, weekDays: [], monthDays: [], nth: [], months: [], hours: [], minutes: "",
-    end: "never", count: null, endTime: "", timeZone: "", dstGap: "", dstOverlap: "",
-    catchUp: "", catchUpMaxCount: null, catchUpMaxAge: "", overlap: "",
-    extra: {}, scheduleExtra: {}, catchUpExtra: {},
+    frequency: "Day",
+    interval: 1,
+    weekDays: [],
+    monthDays: [],
+    nth: [],
+    months: [],
+    hours: [],
+    minutes: "",
+    end: "never",
+    count: null,
+    endTime: "",
+    timeZone: "",
+    dstGap: "",
+    dstOverlap: "",
+    catchUp: "",
+    catchUpMaxCount: null,
+    catchUpMaxAge: "",
+    overlap: "",
+    extra: {},
+    scheduleExtra: {},
+    catchUpExtra: {},
   };
 }
 
 function ints(v: JsonValue | undefined): number[] {
-  return list(v).map(num).filter((n): n is number => n !== null);
+  return list(v)
+    .map(num)
+    .filter((n): n is number => n !== null);
 }
 
 function enumText(v: JsonValue | undefined, values: readonly string[]): string {
@@ -73,11 +113,13 @@ export function fromRecurrence(json: JsonValue | undefined): RecurrenceForm {
     interval: num(r.interval),
     weekDays: list(s.weekDays).map((d) => canon(str(d), WEEKDAYS)),
     monthDays: ints(s.monthDays),
-    nth: list(s.monthlyOccurrences).filter(isObject).map((o) => ({
-      day: canon(str(o.day), WEEKDAYS),
-      // The swagger writes `Occurrence`, the docs `occurrence`; the engine reads both.
-      occurrence: num(o.occurrence ?? o.Occurrence),
-    })),
+    nth: list(s.monthlyOccurrences)
+      .filter(isObject)
+      .map((o) => ({
+        day: canon(str(o.day), WEEKDAYS),
+        // The swagger writes `Occurrence`, the docs `occurrence`; the engine reads both.
+        occurrence: num(o.occurrence ?? o.Occurrence),
+      })),
     months: ints(s.months ?? s.month),
     hours: ints(s.hours ?? s.hour),
     minutes: ints(s.minutes ?? s.minute).join(","),
@@ -120,8 +162,13 @@ export function toRecurrence(form: RecurrenceForm): JsonObject {
   if (form.frequency === "Week") put(schedule, "weekDays", form.weekDays);
   if (form.frequency === "Month" || form.frequency === "Year") {
     put(schedule, "monthDays", form.monthDays);
-    put(schedule, "monthlyOccurrences", form.nth.map((n): JsonObject =>
-      n.occurrence === null ? { day: n.day } : { day: n.day, occurrence: n.occurrence }));
+    put(
+      schedule,
+      "monthlyOccurrences",
+      form.nth.map(
+        (n): JsonObject => (n.occurrence === null ? { day: n.day } : { day: n.day, occurrence: n.occurrence }),
+      ),
+    );
   }
   put(schedule, "months", form.months);
   const out: JsonObject = { ...form.extra, frequency: form.frequency };
@@ -146,7 +193,8 @@ export function toRecurrence(form: RecurrenceForm): JsonObject {
 /** Problems the form can see before the engine does (they use the engine's paths). */
 export function localIssues(form: RecurrenceForm): FieldError[] {
   const issues: FieldError[] = [];
-  const at = (path: string, message: string) => issues.push({ path: `properties.recurrence.${path}`, code: "Form", message });
+  const at = (path: string, message: string) =>
+    issues.push({ path: `properties.recurrence.${path}`, code: "Form", message });
   const { bad } = parseMinutes(form.minutes);
   if (bad.length) at("schedule.minutes", `not a minute: ${bad.join(", ")} (use numbers 0–59 separated by commas)`);
   if ((form.end === "count" || form.end === "both") && form.count === null) at("count", "enter how many runs");
@@ -163,8 +211,7 @@ export function toggle<T>(items: T[], item: T, order: (a: T, b: T) => number): T
 export const byNumber = (a: number, b: number) => a - b;
 export const byWeekday = (a: string, b: string) => weekdayIndex(a) - weekdayIndex(b);
 /** 1..31 first, then the days counted from the end: -1 (last), -2, … */
-export const byMonthDay = (a: number, b: number) =>
-  a > 0 && b > 0 ? a - b : a < 0 && b < 0 ? b - a : a > 0 ? -1 : 1;
+export const byMonthDay = (a: number, b: number) => (a > 0 && b > 0 ? a - b : a < 0 && b < 0 ? b - a : a > 0 ? -1 : 1);
 
 export function addNth(items: Nth[], n: Nth): Nth[] {
   return items.some((i) => i.day === n.day && i.occurrence === n.occurrence) ? items : [...items, n];

@@ -19,7 +19,10 @@ const table: [string, Route, boolean?][] = [
   ["#/c/default/j/nightly/history", { page: "history", collection: "default", job: "nightly" }],
   ["#/c/my%20jobs/j/a%2Fb", { page: "job", collection: "my jobs", job: "a/b" }],
   // Commands name a collection by its id, subscription/resourceGroup/name: one route segment.
-  ["#/c/local%2Fdesktop%2Fdefault/j/nightly/history", { page: "history", collection: "local/desktop/default", job: "nightly" }],
+  [
+    "#/c/local%2Fdesktop%2Fdefault/j/nightly/history",
+    { page: "history", collection: "local/desktop/default", job: "nightly" },
+  ],
   ["#/c/x/j/new", { page: "job", collection: "x", job: "new" }],
   ["#/c/x/unknown", { page: "home" }, false],
   ["#/c/%E0%A4%A", { page: "home" }, false],

@@ -12,11 +12,18 @@ export type Route =
   | { page: "history"; collection: string; job: string };
 
 function decode(part: string): string | null {
-  try { return decodeURIComponent(part); } catch { return null; }
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
 }
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, "").split("/").filter((p) => p !== "");
+  const parts = hash
+    .replace(/^#\/?/, "")
+    .split("/")
+    .filter((p) => p !== "");
   const names = parts.map(decode);
   if (names.some((n) => n === null)) return { page: "home" };
   const [a, c, kind, job, tail] = names as string[];
@@ -26,20 +33,28 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 2) return { page: "collection", collection: c };
   if (kind === "new" && parts.length === 3) return { page: "new", collection: c };
   if (kind === "j" && job !== undefined && parts.length === 4) return { page: "job", collection: c, job };
-  if (kind === "j" && job !== undefined && tail === "history" && parts.length === 5) return { page: "history", collection: c, job };
+  if (kind === "j" && job !== undefined && tail === "history" && parts.length === 5)
+    return { page: "history", collection: c, job };
   return { page: "home" };
 }
 
 export function routeHash(r: Route): string {
   const e = encodeURIComponent;
   switch (r.page) {
-    case "home": return "#/";
-    case "settings": return "#/settings";
-    case "overview": return "#/overview";
-    case "collection": return `#/c/${e(r.collection)}`;
-    case "new": return `#/c/${e(r.collection)}/new`;
-    case "job": return `#/c/${e(r.collection)}/j/${e(r.job)}`;
-    case "history": return `#/c/${e(r.collection)}/j/${e(r.job)}/history`;
+    case "home":
+      return "#/";
+    case "settings":
+      return "#/settings";
+    case "overview":
+      return "#/overview";
+    case "collection":
+      return `#/c/${e(r.collection)}`;
+    case "new":
+      return `#/c/${e(r.collection)}/new`;
+    case "job":
+      return `#/c/${e(r.collection)}/j/${e(r.job)}`;
+    case "history":
+      return `#/c/${e(r.collection)}/j/${e(r.job)}/history`;
   }
 }
 

@@ -37,49 +37,91 @@ function check(c: Case) {
   }
 }
 
-const basic = { state: "Enabled", action: { type: "Http", request: { uri: "https://a.invalid", method: "GET", authentication: { type: "Basic", username: "ops" } } } };
+const basic = {
+  state: "Enabled",
+  action: {
+    type: "Http",
+    request: { uri: "https://a.invalid", method: "GET", authentication: { type: "Basic", username: "ops" } },
+  },
+};
 const PW = "action.request.authentication.password";
 
 const cases: Case[] = [
   {
     name: "a stored password left empty is omitted, and its input says it is stored",
-    saved: basic, secretsSet: [`properties.${PW}`],
-    sent: ["action.request.authentication.username"], omitted: [PW],
+    saved: basic,
+    secretsSet: [`properties.${PW}`],
+    sent: ["action.request.authentication.username"],
+    omitted: [PW],
     placeholders: { [PW]: STORED_PLACEHOLDER, [`properties.${PW}`]: STORED_PLACEHOLDER },
     errors: { all: [`properties.${PW}`, "properties.action.request.uri"], kept: ["properties.action.request.uri"] },
   },
   {
     name: "a typed password replaces the stored one, and its errors are real",
-    saved: basic, secretsSet: [PW],
-    edit: (f) => ({ ...f, action: { ...f.action, http: { ...f.action.http, auth: { ...f.action.http.auth, password: "new" } } } }),
-    sent: [PW], omitted: [],
+    saved: basic,
+    secretsSet: [PW],
+    edit: (f) => ({
+      ...f,
+      action: { ...f.action, http: { ...f.action.http, auth: { ...f.action.http.auth, password: "new" } } },
+    }),
+    sent: [PW],
+    omitted: [],
     errors: { all: [`properties.${PW}`], kept: [`properties.${PW}`] },
   },
   {
     name: "no stored secret: no placeholder, and a missing one is reported",
-    saved: basic, secretsSet: [],
-    sent: [], omitted: [PW],
+    saved: basic,
+    secretsSet: [],
+    sent: [],
+    omitted: [PW],
     placeholders: { [PW]: "" },
     errors: { all: [`properties.${PW}`], kept: [`properties.${PW}`] },
   },
   {
     name: "storage queue SAS token and the error action's Service Bus key",
-    saved: { state: "Enabled", action: {
-      type: "StorageQueue", queueMessage: { storageAccount: "acct", queueName: "q" },
-      errorAction: { type: "ServiceBusQueue", serviceBusQueueMessage: { namespace: "ns", queueName: "q", authentication: { sasKeyName: "k", type: "SharedAccessKey" } } },
-    } },
+    saved: {
+      state: "Enabled",
+      action: {
+        type: "StorageQueue",
+        queueMessage: { storageAccount: "acct", queueName: "q" },
+        errorAction: {
+          type: "ServiceBusQueue",
+          serviceBusQueueMessage: {
+            namespace: "ns",
+            queueName: "q",
+            authentication: { sasKeyName: "k", type: "SharedAccessKey" },
+          },
+        },
+      },
+    },
     secretsSet: ["action.queueMessage.sasToken", "action.errorAction.serviceBusQueueMessage.authentication.sasKey"],
     sent: ["action.queueMessage.storageAccount", "action.errorAction.serviceBusQueueMessage.authentication.sasKeyName"],
     omitted: ["action.queueMessage.sasToken", "action.errorAction.serviceBusQueueMessage.authentication.sasKey"],
-    placeholders: { "action.queueMessage.sasToken": STORED_PLACEHOLDER, "action.errorAction.serviceBusQueueMessage.authentication.sasKey": STORED_PLACEHOLDER },
+    placeholders: {
+      "action.queueMessage.sasToken": STORED_PLACEHOLDER,
+      "action.errorAction.serviceBusQueueMessage.authentication.sasKey": STORED_PLACEHOLDER,
+    },
     errors: {
-      all: ["properties.action.queueMessage.sasToken", "properties.action.errorAction.serviceBusQueueMessage.authentication.sasKey"],
+      all: [
+        "properties.action.queueMessage.sasToken",
+        "properties.action.errorAction.serviceBusQueueMessage.authentication.sasKey",
+      ],
       kept: [],
     },
   },
   {
     name: "an empty certificate and its password are omitted",
-    saved: { state: "Enabled", action: { type: "Http", request: { uri: "https://a.invalid", method: "GET", authentication: { type: "ClientCertificate", certificateThumbprint: "AB" } } } },
+    saved: {
+      state: "Enabled",
+      action: {
+        type: "Http",
+        request: {
+          uri: "https://a.invalid",
+          method: "GET",
+          authentication: { type: "ClientCertificate", certificateThumbprint: "AB" },
+        },
+      },
+    },
     secretsSet: ["action.request.authentication.pfx", PW],
     sent: ["action.request.authentication.type"],
     omitted: ["action.request.authentication.pfx", PW, "action.request.authentication.certificateThumbprint"],

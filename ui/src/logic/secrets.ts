@@ -50,6 +50,10 @@ function valueAt(root: JsonValue, path: string): JsonValue | undefined {
  * Drops the "required" errors of secrets that are stored but were (rightly) not sent:
  * validateJob and previewJob see only the properties, not what the backend keeps.
  */
-export function withoutStoredSecretErrors(errors: FieldError[], secretsSet: readonly string[], sent: JsonValue): FieldError[] {
+export function withoutStoredSecretErrors(
+  errors: FieldError[],
+  secretsSet: readonly string[],
+  sent: JsonValue,
+): FieldError[] {
   return errors.filter((e) => !(isStored(secretsSet, e.path) && valueAt(sent, e.path) === undefined));
 }

@@ -17,12 +17,17 @@ export function coalesce<A, R>(
   let waiting: { arg: A } | null = null;
   const start = (arg: A) => {
     busy = true;
-    send(arg).then((r) => deliver(r, arg), (e) => fail(e, arg)).finally(() => {
-      busy = false;
-      const next = waiting;
-      waiting = null;
-      if (next) start(next.arg);
-    });
+    send(arg)
+      .then(
+        (r) => deliver(r, arg),
+        (e) => fail(e, arg),
+      )
+      .finally(() => {
+        busy = false;
+        const next = waiting;
+        waiting = null;
+        if (next) start(next.arg);
+      });
   };
   return {
     run(arg: A) {
@@ -33,7 +38,10 @@ export function coalesce<A, R>(
 }
 
 /** Calls `fn` at most once per `ms`, always with the last arguments (a trailing call). */
-export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number): ((...args: A) => void) & { cancel(): void } {
+export function throttle<A extends unknown[]>(
+  fn: (...args: A) => void,
+  ms: number,
+): ((...args: A) => void) & { cancel(): void } {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let last = -Infinity;
   let pending: A | null = null;
@@ -49,6 +57,10 @@ export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: numb
     if (timer) return;
     timer = setTimeout(fire, Math.max(0, last + ms - Date.now()));
   };
-  throttled.cancel = () => { if (timer) clearTimeout(timer); timer = null; pending = null; };
+  throttled.cancel = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    pending = null;
+  };
   return throttled;
 }

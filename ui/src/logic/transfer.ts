@@ -28,42 +28,87 @@ export function importFields(format: TransferFormat | null, passphraseAsked: boo
 }
 
 export type ReportRow = {
-  key: string; collection: string; job: string; source: string; outcome: string; tone: "good" | "bad" | "warn" | "dim" | "plain";
+  key: string;
+  collection: string;
+  job: string;
+  source: string;
+  outcome: string;
+  tone: "good" | "bad" | "warn" | "dim" | "plain";
   why: string;
 };
 
 /** The word in the OUTCOME column, as `kairos import` prints it ("would create" when nothing was written). */
-export function outcomeWord(item: Pick<ImportResultItem, "outcome">, result: Pick<ImportResult, "written" | "dryRun">): string {
+export function outcomeWord(
+  item: Pick<ImportResultItem, "outcome">,
+  result: Pick<ImportResult, "written" | "dryRun">,
+): string {
   const notWritten = result.dryRun || !result.written;
   switch (item.outcome) {
-    case "Created": return notWritten ? "would create" : "created";
-    case "Replaced": return notWritten ? "would replace" : "replaced";
-    case "Kept": return "kept";
-    case "Skipped": return "skipped";
-    case "Failed": return "failed";
-    default: return item.outcome.toLowerCase();
+    case "Created":
+      return notWritten ? "would create" : "created";
+    case "Replaced":
+      return notWritten ? "would replace" : "replaced";
+    case "Kept":
+      return "kept";
+    case "Skipped":
+      return "skipped";
+    case "Failed":
+      return "failed";
+    default:
+      return item.outcome.toLowerCase();
   }
 }
 
 function toneOf(item: ImportResultItem, result: ImportResult): ReportRow["tone"] {
   const notWritten = result.dryRun || !result.written;
   switch (item.outcome) {
-    case "Created": case "Replaced": return notWritten ? "plain" : "good";
-    case "Kept": return "dim";
-    case "Skipped": return "warn";
-    case "Failed": return "bad";
-    default: return "plain";
+    case "Created":
+    case "Replaced":
+      return notWritten ? "plain" : "good";
+    case "Kept":
+      return "dim";
+    case "Skipped":
+      return "warn";
+    case "Failed":
+      return "bad";
+    default:
+      return "plain";
   }
 }
 
 /** Every row of the report table: items in file order, then the file's problems ("refused") and notes. */
 export function reportRows(result: ImportResult): ReportRow[] {
   const rows: ReportRow[] = result.items.map((i, n) => ({
-    key: `item-${n}`, collection: i.collection, job: i.job ?? "", source: i.source ?? "",
-    outcome: outcomeWord(i, result), tone: toneOf(i, result), why: i.reason ?? "",
+    key: `item-${n}`,
+    collection: i.collection,
+    job: i.job ?? "",
+    source: i.source ?? "",
+    outcome: outcomeWord(i, result),
+    tone: toneOf(i, result),
+    why: i.reason ?? "",
   }));
-  result.problems.forEach((p, n) => rows.push({ key: `problem-${n}`, collection: "", job: "", source: p.source, outcome: "refused", tone: "bad", why: p.reason }));
-  result.notes.forEach((p, n) => rows.push({ key: `note-${n}`, collection: "", job: "", source: p.source, outcome: "note", tone: "dim", why: p.reason }));
+  for (const [n, p] of result.problems.entries()) {
+    rows.push({
+      key: `problem-${n}`,
+      collection: "",
+      job: "",
+      source: p.source,
+      outcome: "refused",
+      tone: "bad",
+      why: p.reason,
+    });
+  }
+  for (const [n, p] of result.notes.entries()) {
+    rows.push({
+      key: `note-${n}`,
+      collection: "",
+      job: "",
+      source: p.source,
+      outcome: "note",
+      tone: "dim",
+      why: p.reason,
+    });
+  }
   return rows;
 }
 
@@ -73,7 +118,13 @@ export type ImportCounts = { created: number; replaced: number; skipped: number;
 export function importCounts(result: ImportResult): ImportCounts {
   const jobs = result.items.filter((i) => i.job);
   const n = (o: string) => jobs.filter((i) => i.outcome === o).length;
-  return { created: n("Created"), replaced: n("Replaced"), skipped: n("Skipped"), failed: n("Failed"), refused: result.problems.length };
+  return {
+    created: n("Created"),
+    replaced: n("Replaced"),
+    skipped: n("Skipped"),
+    failed: n("Failed"),
+    refused: result.problems.length,
+  };
 }
 
 /** The summary under the table, e.g. "Jobs: 4 created, 1 skipped." or "…; nothing was written (all or nothing: …)". */
@@ -103,7 +154,13 @@ export function errorsByField(errors: FieldError[], fields: readonly string[]): 
   return out;
 }
 
-export type ExportForm = { format: TransferFormat; withSecrets: boolean; passphrase: string; again: string; path: string };
+export type ExportForm = {
+  format: TransferFormat;
+  withSecrets: boolean;
+  passphrase: string;
+  again: string;
+  path: string;
+};
 
 /** What the export form can tell before asking the backend, by field. */
 export function checkExport(f: ExportForm): FieldError[] {
@@ -121,8 +178,11 @@ export function checkExport(f: ExportForm): FieldError[] {
 export function exportFileName(collection: string, format: TransferFormat): string {
   const base = collection.replace(/[^A-Za-z0-9._-]+/g, "-") || "collection";
   switch (format) {
-    case "Bundle": return `${base}.kairos.json`;
-    case "Template": return `${base}.template.json`;
-    case "Crontab": return `${base}.crontab`;
+    case "Bundle":
+      return `${base}.kairos.json`;
+    case "Template":
+      return `${base}.template.json`;
+    case "Crontab":
+      return `${base}.crontab`;
   }
 }

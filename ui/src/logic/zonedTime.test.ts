@@ -28,5 +28,6 @@ const table: [string, string, string, string | undefined][] = [
 ];
 
 describe("zonedTime", () => {
-  for (const [text, zone, wall, back] of table) it(`${text || "(empty)"} in ${zone || "UTC"}`, () => check(text, zone, wall, back));
+  for (const [text, zone, wall, back] of table)
+    it(`${text || "(empty)"} in ${zone || "UTC"}`, () => check(text, zone, wall, back));
 });

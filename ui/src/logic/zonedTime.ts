@@ -31,8 +31,14 @@ function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone, hourCycle: "h23",
-      year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
     });
     formatters.set(zone, f);
   }
@@ -53,7 +59,12 @@ function isUtc(zone: string): boolean {
 /** Whether the runtime knows `zone` (an unknown one is left for the engine to report). */
 export function knownZone(zone: string): boolean {
   if (isUtc(zone)) return true;
-  try { formatter(zone.trim()); return true; } catch { return false; }
+  try {
+    formatter(zone.trim());
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** "YYYY-MM-DDTHH:mm[:ss]" on the wall clock of `zone` (UTC when empty or unknown). */

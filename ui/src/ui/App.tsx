@@ -26,7 +26,10 @@ export function App() {
   // One that arrived before this page could listen is waiting in takeOpenJob.
   useEffect(() => {
     const show = (j: OpenJob) => navigate({ page: "history", collection: j.collection, job: j.name });
-    api.takeOpenJob().then((j) => j && show(j), () => {});
+    api.takeOpenJob().then(
+      (j) => j && show(j),
+      () => {},
+    );
     return onOpenJob(show);
   }, []);
 
@@ -39,14 +42,32 @@ export function App() {
 
   return (
     <>
-      <a class="skip-link" href="#main">Skip to content</a>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
       <header class="app-header">
         <nav>
-          <ul><li><a href="#/" class="brand"><strong>Kairos</strong></a></li>
-            {!inTauri && <li><small class="muted">development fake backend</small></li>}</ul>
           <ul>
-            <li><a id="open-settings" href="#/settings" aria-current={route.page === "settings" ? "page" : undefined}>Settings</a></li>
-            <li><ThemeToggle /></li>
+            <li>
+              <a href="#/" class="brand">
+                <strong>Kairos</strong>
+              </a>
+            </li>
+            {!inTauri && (
+              <li>
+                <small class="muted">development fake backend</small>
+              </li>
+            )}
+          </ul>
+          <ul>
+            <li>
+              <a id="open-settings" href="#/settings" aria-current={route.page === "settings" ? "page" : undefined}>
+                Settings
+              </a>
+            </li>
+            <li>
+              <ThemeToggle />
+            </li>
           </ul>
         </nav>
       </header>
@@ -67,13 +88,20 @@ export function App() {
 
   function page() {
     switch (route.page) {
-      case "settings": return <SettingsView />;
-      case "overview": return <OverviewView collections={collections ?? []} />;
-      case "collection": return <JobsView key={route.collection} collection={route.collection} title={nameOf(route.collection)} />;
-      case "new": return <JobEditor key={`new/${route.collection}`} collection={route.collection} job={null} />;
-      case "job": return <JobEditor key={`${route.collection}/${route.job}`} collection={route.collection} job={route.job} />;
-      case "history": return <HistoryView key={`${route.collection}/${route.job}`} collection={route.collection} job={route.job} />;
-      case "home": return collections && collections.length === 0 ? <CollectionsEmpty onCreated={reload} /> : null;
+      case "settings":
+        return <SettingsView />;
+      case "overview":
+        return <OverviewView collections={collections ?? []} />;
+      case "collection":
+        return <JobsView key={route.collection} collection={route.collection} title={nameOf(route.collection)} />;
+      case "new":
+        return <JobEditor key={`new/${route.collection}`} collection={route.collection} job={null} />;
+      case "job":
+        return <JobEditor key={`${route.collection}/${route.job}`} collection={route.collection} job={route.job} />;
+      case "history":
+        return <HistoryView key={`${route.collection}/${route.job}`} collection={route.collection} job={route.job} />;
+      case "home":
+        return collections && collections.length === 0 ? <CollectionsEmpty onCreated={reload} /> : null;
     }
   }
 }

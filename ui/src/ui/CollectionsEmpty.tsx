@@ -22,9 +22,9 @@ export function CollectionsEmpty({ onCreated }: { onCreated: () => void }) {
     <article class="empty-state">
       <h2>No job collections yet</h2>
       <p>
-        Jobs live in <strong>collections</strong>, as in Azure Scheduler. A collection has a plan with a quota
-        (how many jobs it may hold, how often they may run) and can enable or disable all its jobs at once.
-        Most people need just one.
+        Jobs live in <strong>collections</strong>, as in Azure Scheduler. A collection has a plan with a quota (how many
+        jobs it may hold, how often they may run) and can enable or disable all its jobs at once. Most people need just
+        one.
       </p>
       <button id="create-default-collection" type="button" onClick={create} aria-busy={busy} disabled={busy}>
         Create the “default” collection

@@ -1,6 +1,13 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { type HistoryOccurrence, api, messageOf } from "../ipc";
-import { HISTORY_FILTERS, attemptLabel, formatDuration, formatTime, presentHistory, statusBadgeClass } from "../logic/history";
+import {
+  HISTORY_FILTERS,
+  attemptLabel,
+  formatDuration,
+  formatTime,
+  presentHistory,
+  statusBadgeClass,
+} from "../logic/history";
 import { routeHash } from "../logic/routes";
 import { useEngineChanged } from "./hooks";
 
@@ -11,7 +18,10 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
 
   const reload = useCallback(() => {
     api.jobHistory(collection, job, status || null).then(
-      (h) => { setItems(presentHistory(h)); setError(""); },
+      (h) => {
+        setItems(presentHistory(h));
+        setError("");
+      },
       (e) => setError(messageOf(e)),
     );
   }, [collection, job, status]);
@@ -23,24 +33,55 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
       <div class="page-header">
         <h1 id="history-title">History of {job}</h1>
         <div class="toolbar">
-          <a id="back-to-job" href={routeHash({ page: "job", collection, job })} role="button" class="secondary outline">Edit job</a>
-          <label for="history-filter" class="inline-label">Show</label>
-          <select id="history-filter" class="inline-select" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+          <a
+            id="back-to-job"
+            href={routeHash({ page: "job", collection, job })}
+            role="button"
+            class="secondary outline"
+          >
+            Edit job
+          </a>
+          <label for="history-filter" class="inline-label">
+            Show
+          </label>
+          <select
+            id="history-filter"
+            class="inline-select"
+            value={status}
+            onChange={(e) => setStatus(e.currentTarget.value)}
+          >
             <option value="">All</option>
-            {HISTORY_FILTERS.map((s) => <option key={s} value={s}>{s}</option>)}
+            {HISTORY_FILTERS.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </select>
         </div>
       </div>
-      {error && <p class="error-text" role="alert">Could not read the history: {error}</p>}
+      {error && (
+        <p class="error-text" role="alert">
+          Could not read the history: {error}
+        </p>
+      )}
       {items === null && !error && <p aria-busy="true">Loading history…</p>}
       <div id="history" aria-live="polite">
         {items?.length === 0 && (
           <article class="empty-state">
-            <p>{status ? `No runs with status ${status}.` : "No runs yet. They appear here as the job runs (or after Run now)."}</p>
+            <p>
+              {status
+                ? `No runs with status ${status}.`
+                : "No runs yet. They appear here as the job runs (or after Run now)."}
+            </p>
           </article>
         )}
         {items?.map((o, i) => (
-          <section key={`${o.scheduledTime}-${i}`} data-testid="occurrence" class="occurrence" aria-label={`Run ${formatTime(o.scheduledTime ?? o.attempts[0]?.startTime)}`}>
+          <section
+            key={`${o.scheduledTime}-${i}`}
+            data-testid="occurrence"
+            class="occurrence"
+            aria-label={`Run ${formatTime(o.scheduledTime ?? o.attempts[0]?.startTime)}`}
+          >
             <header>
               <strong>{o.scheduledTime ? formatTime(o.scheduledTime) : "Run now"}</strong>
               <span class={statusBadgeClass(o.status)}>{o.status}</span>

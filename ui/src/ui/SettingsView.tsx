@@ -15,7 +15,13 @@ export function SettingsView() {
   const refreshInfo = () => api.apiInfo().then(setInfo, () => setInfo(null));
   const refreshProblems = () => api.desktopProblems().then(setProblems, () => {});
   useEffect(() => {
-    api.getSettings().then((s) => { setSettings(s); setPort(String(s.apiPort)); }, (e) => setError(messageOf(e)));
+    api.getSettings().then(
+      (s) => {
+        setSettings(s);
+        setPort(String(s.apiPort));
+      },
+      (e) => setError(messageOf(e)),
+    );
     refreshInfo();
     refreshProblems();
     // The tray runner records problems as it finds (or loses) them; show them as they come.
@@ -55,65 +61,136 @@ export function SettingsView() {
   const commitPort = () => {
     const n = Number(port);
     if (!settings || n === settings.apiPort) return;
-    if (!Number.isInteger(n) || n < 1 || n > 65535) { setError("The port is a number from 1 to 65535."); return; }
+    if (!Number.isInteger(n) || n < 1 || n > 65535) {
+      setError("The port is a number from 1 to 65535.");
+      return;
+    }
     save({ apiPort: n });
   };
 
-  if (!settings) return error ? <p class="error-text" role="alert">{error}</p> : <p aria-busy="true">Loading settings…</p>;
+  if (!settings)
+    return error ? (
+      <p class="error-text" role="alert">
+        {error}
+      </p>
+    ) : (
+      <p aria-busy="true">Loading settings…</p>
+    );
   return (
     <section aria-labelledby="settings-title" class="settings">
       <h1 id="settings-title">Settings</h1>
       <fieldset>
         <legend>Azure Scheduler REST API</legend>
         <label>
-          <input id="setting-serve-api" type="checkbox" role="switch" checked={settings.serveApi}
-            onChange={(e) => save({ serveApi: e.currentTarget.checked })} />
+          <input
+            id="setting-serve-api"
+            type="checkbox"
+            role="switch"
+            checked={settings.serveApi}
+            onChange={(e) => save({ serveApi: e.currentTarget.checked })}
+          />
           Serve the Azure-compatible REST API on this computer (loopback only)
         </label>
         <label for="setting-api-port">Port</label>
-        <input id="setting-api-port" type="number" min={1} max={65535} value={port}
+        <input
+          id="setting-api-port"
+          type="number"
+          min={1}
+          max={65535}
+          value={port}
           aria-invalid={error.includes("port") ? "true" : undefined}
-          onInput={(e) => setPort(e.currentTarget.value)} onChange={commitPort}
-          onKeyDown={(e) => e.key === "Enter" && commitPort()} />
+          onInput={(e) => setPort(e.currentTarget.value)}
+          onChange={commitPort}
+          onKeyDown={(e) => e.key === "Enter" && commitPort()}
+        />
         {info?.running ? (
           <div class="api-info">
-            <p>Running at <code id="api-url">{info.url}</code>. Clients send <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+            <p>
+              Running at <code id="api-url">{info.url}</code>. Clients send{" "}
+              <code>Authorization: Bearer &lt;token&gt;</code>.
+            </p>
             <label for="api-token">Token</label>
             <div class="token-row">
-              <input id="api-token" readOnly value={info.token} class="mono" onFocus={(e) => e.currentTarget.select()} />
-              <button id="copy-api-token" type="button" class="secondary"
-                onClick={async () => toast((await copyText(info.token)) ? "Token copied" : "Copy it from the field (select, then copy)")}>
+              <input
+                id="api-token"
+                readOnly
+                value={info.token}
+                class="mono"
+                onFocus={(e) => e.currentTarget.select()}
+              />
+              <button
+                id="copy-api-token"
+                type="button"
+                class="secondary"
+                onClick={async () =>
+                  toast((await copyText(info.token)) ? "Token copied" : "Copy it from the field (select, then copy)")
+                }
+              >
                 Copy
               </button>
             </div>
           </div>
-        ) : settings.serveApi ? <p class="muted">Starting…</p> : <p class="muted">Not serving.</p>}
+        ) : settings.serveApi ? (
+          <p class="muted">Starting…</p>
+        ) : (
+          <p class="muted">Not serving.</p>
+        )}
         <label>
-          <input id="setting-allow-commands" type="checkbox" role="switch" checked={settings.allowCommands}
-            onChange={(e) => save({ allowCommands: e.currentTarget.checked })} />
+          <input
+            id="setting-allow-commands"
+            type="checkbox"
+            role="switch"
+            checked={settings.allowCommands}
+            onChange={(e) => save({ allowCommands: e.currentTarget.checked })}
+          />
           Allow Command jobs over the API
         </label>
-        <p class="muted">A Command job runs a program as you, so anyone holding the API token could run programs on this computer; this window creates Command jobs either way.</p>
+        <p class="muted">
+          A Command job runs a program as you, so anyone holding the API token could run programs on this computer; this
+          window creates Command jobs either way.
+        </p>
       </fieldset>
       <fieldset>
         <legend>Notifications and start-up</legend>
         <label>
-          <input id="setting-notify-fault" type="checkbox" role="switch" checked={settings.notifyOnFault}
-            onChange={(e) => save({ notifyOnFault: e.currentTarget.checked })} />
+          <input
+            id="setting-notify-fault"
+            type="checkbox"
+            role="switch"
+            checked={settings.notifyOnFault}
+            onChange={(e) => save({ notifyOnFault: e.currentTarget.checked })}
+          />
           Notify me when any job faults
         </label>
         <label>
-          <input id="setting-start-login" type="checkbox" role="switch" checked={settings.startAtLogin}
-            onChange={(e) => save({ startAtLogin: e.currentTarget.checked })} />
+          <input
+            id="setting-start-login"
+            type="checkbox"
+            role="switch"
+            checked={settings.startAtLogin}
+            onChange={(e) => save({ startAtLogin: e.currentTarget.checked })}
+          />
           Start Kairos at login
         </label>
         <button id="send-test-notification" type="button" class="secondary" disabled={testing} onClick={sendTest}>
           Send a test notification
         </button>
-        {problems.notifications && <p id="notification-problem" class="error-text" role="alert">{problems.notifications}</p>}
-        {problems.tray && <p id="tray-problem" class="error-text" role="alert">{problems.tray}</p>}
+        {problems.notifications && (
+          <p id="notification-problem" class="error-text" role="alert">
+            {problems.notifications}
+          </p>
+        )}
+        {problems.tray && (
+          <p id="tray-problem" class="error-text" role="alert">
+            {problems.tray}
+          </p>
+        )}
       </fieldset>
-      {error && <p class="error-text" role="alert">{error}</p>}
+      {error && (
+        <p class="error-text" role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

@@ -14,10 +14,14 @@ export function Toast() {
   }, [msg]);
   return (
     <div id="toast" role="status" aria-live="polite" class={msg ? `toast ${msg.kind}` : "toast empty"}>
-      {msg && <>
-        <span>{msg.text}</span>
-        <button type="button" class="toast-close" aria-label="Dismiss" onClick={() => clearToast(msg.id)}>×</button>
-      </>}
+      {msg && (
+        <>
+          <span>{msg.text}</span>
+          <button type="button" class="toast-close" aria-label="Dismiss" onClick={() => clearToast(msg.id)}>
+            ×
+          </button>
+        </>
+      )}
     </div>
   );
 }

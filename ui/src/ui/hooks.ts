@@ -30,6 +30,9 @@ export function useEngineChanged(reload: () => void, ms = 500): void {
   useEffect(() => {
     const throttled = throttle(() => latest.current(), ms);
     const stop = onEngineChanged(() => throttled());
-    return () => { stop(); throttled.cancel(); };
+    return () => {
+      stop();
+      throttled.cancel();
+    };
   }, [ms]);
 }

@@ -7,16 +7,18 @@ const listeners = new Set<(m: ToastMessage | null) => void>();
 
 export function toast(text: string, kind: ToastMessage["kind"] = "info"): void {
   current = { id: nextId++, text, kind };
-  listeners.forEach((l) => l(current));
+  for (const l of listeners) l(current);
 }
 
 export function clearToast(id: number): void {
   if (current?.id !== id) return;
   current = null;
-  listeners.forEach((l) => l(null));
+  for (const l of listeners) l(null);
 }
 
 export function onToast(l: (m: ToastMessage | null) => void): () => void {
   listeners.add(l);
-  return () => { listeners.delete(l); };
+  return () => {
+    listeners.delete(l);
+  };
 }

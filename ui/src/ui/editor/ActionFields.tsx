@@ -33,18 +33,47 @@ export function ActionFields({ prefix, base, value, onChange, secretsSet }: Acti
   const t = value.type;
   return (
     <>
-      <SelectField id={`${prefix}action-type`} label="Type" value={t} options={TYPES} onChange={(type) => set({ type })} />
-      {(t === "Http" || t === "Https") &&
-        <HttpFields prefix={prefix} value={value.http} onChange={(http) => set({ http })} stored={stored} />}
-      {t === "StorageQueue" &&
-        <StorageQueueFields prefix={prefix} value={value.queue} onChange={(queue) => set({ queue })} stored={stored("queueMessage.sasToken")} />}
-      {(t === "ServiceBusQueue" || t === "ServiceBusTopic") &&
-        <ServiceBusFields prefix={prefix} topic={t === "ServiceBusTopic"} value={value.serviceBus} onChange={(serviceBus) => set({ serviceBus })}
-          stored={stored(t === "ServiceBusTopic" ? "serviceBusTopicMessage.authentication.sasKey" : "serviceBusQueueMessage.authentication.sasKey")} />}
-      {t === "Notification" &&
-        <NotificationFields prefix={prefix} value={value.notification} onChange={(notification) => set({ notification })} />}
-      {t === "Command" &&
-        <CommandFields prefix={prefix} value={value.command} onChange={(command) => set({ command })} />}
+      <SelectField
+        id={`${prefix}action-type`}
+        label="Type"
+        value={t}
+        options={TYPES}
+        onChange={(type) => set({ type })}
+      />
+      {(t === "Http" || t === "Https") && (
+        <HttpFields prefix={prefix} value={value.http} onChange={(http) => set({ http })} stored={stored} />
+      )}
+      {t === "StorageQueue" && (
+        <StorageQueueFields
+          prefix={prefix}
+          value={value.queue}
+          onChange={(queue) => set({ queue })}
+          stored={stored("queueMessage.sasToken")}
+        />
+      )}
+      {(t === "ServiceBusQueue" || t === "ServiceBusTopic") && (
+        <ServiceBusFields
+          prefix={prefix}
+          topic={t === "ServiceBusTopic"}
+          value={value.serviceBus}
+          onChange={(serviceBus) => set({ serviceBus })}
+          stored={stored(
+            t === "ServiceBusTopic"
+              ? "serviceBusTopicMessage.authentication.sasKey"
+              : "serviceBusQueueMessage.authentication.sasKey",
+          )}
+        />
+      )}
+      {t === "Notification" && (
+        <NotificationFields
+          prefix={prefix}
+          value={value.notification}
+          onChange={(notification) => set({ notification })}
+        />
+      )}
+      {t === "Command" && (
+        <CommandFields prefix={prefix} value={value.command} onChange={(command) => set({ command })} />
+      )}
     </>
   );
 }

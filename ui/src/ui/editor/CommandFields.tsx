@@ -17,7 +17,11 @@ function Browse({ id, pick, onPicked }: { id: string; pick: PickPath; onPicked: 
       toast(`Could not open the dialog: ${messageOf(e)}`, "error");
     }
   };
-  return <button id={id} type="button" class="secondary outline" onClick={browse}>Browse…</button>;
+  return (
+    <button id={id} type="button" class="secondary outline" onClick={browse}>
+      Browse…
+    </button>
+  );
 }
 
 export function CommandFields({ prefix: p, value, onChange }: Props) {
@@ -27,30 +31,87 @@ export function CommandFields({ prefix: p, value, onChange }: Props) {
   return (
     <>
       <label>
-        <input id={shellId} type="checkbox" checked={value.shell} {...invalidAttrs(shellId, shellErrors)}
-          onChange={(e) => set({ shell: e.currentTarget.checked })} />
+        <input
+          id={shellId}
+          type="checkbox"
+          checked={value.shell}
+          {...invalidAttrs(shellId, shellErrors)}
+          onChange={(e) => set({ shell: e.currentTarget.checked })}
+        />
         Run through the shell (sh -c, or cmd /C on Windows)
       </label>
       <FieldErrors id={shellId} errors={shellErrors} />
-      <TextField id={`${p}cmd-program`} label={value.shell ? "Command line" : "Program"} value={value.program} mono
+      <TextField
+        id={`${p}cmd-program`}
+        label={value.shell ? "Command line" : "Program"}
+        value={value.program}
+        mono
         placeholder={value.shell ? "backup.sh --all && echo done" : "/usr/bin/rsync, or a name on PATH"}
         onInput={(program) => set({ program })}
-        after={!value.shell && <Browse id={`${p}cmd-program-browse`} onPicked={(program) => set({ program })}
-          pick={{ kind: "file", title: "The program to run", defaultPath: value.program || undefined }} />} />
-      {!value.shell &&
-        <TextArea id={`${p}cmd-arguments`} label="Arguments" hint="One per line, passed as they are (no shell: ; and $ are plain text)."
-          value={value.arguments} mono rows={3} onInput={(args) => set({ arguments: args })} />}
-      <TextField id={`${p}cmd-working-directory`} label="Working directory" value={value.workingDirectory} mono
-        placeholder="Your home directory" onInput={(workingDirectory) => set({ workingDirectory })}
-        after={<Browse id={`${p}cmd-working-directory-browse`} onPicked={(workingDirectory) => set({ workingDirectory })}
-          pick={{ kind: "directory", title: "The working directory", defaultPath: value.workingDirectory || undefined }} />} />
-      <TextArea id={`${p}cmd-environment`} label="Environment" hint="NAME=value, one per line, added to yours."
-        value={value.environment} mono rows={2} onInput={(environment) => set({ environment })} />
+        after={
+          !value.shell && (
+            <Browse
+              id={`${p}cmd-program-browse`}
+              onPicked={(program) => set({ program })}
+              pick={{ kind: "file", title: "The program to run", defaultPath: value.program || undefined }}
+            />
+          )
+        }
+      />
+      {!value.shell && (
+        <TextArea
+          id={`${p}cmd-arguments`}
+          label="Arguments"
+          hint="One per line, passed as they are (no shell: ; and $ are plain text)."
+          value={value.arguments}
+          mono
+          rows={3}
+          onInput={(args) => set({ arguments: args })}
+        />
+      )}
+      <TextField
+        id={`${p}cmd-working-directory`}
+        label="Working directory"
+        value={value.workingDirectory}
+        mono
+        placeholder="Your home directory"
+        onInput={(workingDirectory) => set({ workingDirectory })}
+        after={
+          <Browse
+            id={`${p}cmd-working-directory-browse`}
+            onPicked={(workingDirectory) => set({ workingDirectory })}
+            pick={{
+              kind: "directory",
+              title: "The working directory",
+              defaultPath: value.workingDirectory || undefined,
+            }}
+          />
+        }
+      />
+      <TextArea
+        id={`${p}cmd-environment`}
+        label="Environment"
+        hint="NAME=value, one per line, added to yours."
+        value={value.environment}
+        mono
+        rows={2}
+        onInput={(environment) => set({ environment })}
+      />
       <div class="grid">
-        <TextField id={`${p}cmd-timeout`} label="Timeout" value={value.timeout} placeholder="PT1H"
-          onInput={(timeout) => set({ timeout })} />
-        <TextField id={`${p}cmd-success-codes`} label="Success exit codes" value={value.successExitCodes} placeholder="0"
-          onInput={(successExitCodes) => set({ successExitCodes })} />
+        <TextField
+          id={`${p}cmd-timeout`}
+          label="Timeout"
+          value={value.timeout}
+          placeholder="PT1H"
+          onInput={(timeout) => set({ timeout })}
+        />
+        <TextField
+          id={`${p}cmd-success-codes`}
+          label="Success exit codes"
+          value={value.successExitCodes}
+          placeholder="0"
+          onInput={(successExitCodes) => set({ successExitCodes })}
+        />
       </div>
     </>
   );

@@ -17,7 +17,10 @@ import { useUnplacedErrors } from "./placeErrors";
 type Props = { collection: string; job: string | null };
 type Tab = "form" | "json";
 
-const STATES: Option[] = [["Enabled", "Enabled"], ["Disabled", "Disabled"]];
+const STATES: Option[] = [
+  ["Enabled", "Enabled"],
+  ["Disabled", "Disabled"],
+];
 
 export function JobEditor({ collection, job }: Props) {
   const isNew = job === null;
@@ -36,7 +39,12 @@ export function JobEditor({ collection, job }: Props) {
   const load = useCallback(() => {
     if (job === null) return;
     api.getJob(collection, job).then(
-      (d) => { setDetail(d); setForm(fromProperties(d.properties)); setTouched(false); setSaveErrors([]); },
+      (d) => {
+        setDetail(d);
+        setForm(fromProperties(d.properties));
+        setTouched(false);
+        setSaveErrors([]);
+      },
       (e) => setLoadError(messageOf(e)),
     );
   }, [collection, job]);
@@ -48,14 +56,20 @@ export function JobEditor({ collection, job }: Props) {
   // A new job is checked once the user starts on it, not while it is still blank.
   const validation = useValidation(properties, touched || !isNew, secretsSet);
 
-  const edit = (next: JobForm) => { setForm(next); setTouched(true); setSaveErrors([]); };
+  const edit = (next: JobForm) => {
+    setForm(next);
+    setTouched(true);
+    setSaveErrors([]);
+  };
   const set = (patch: Partial<JobForm>) => edit({ ...form, ...patch });
 
-  const nameIssues: FieldError[] = isNew && attempted && !name.trim()
-    ? [{ path: "name", code: "Form", message: "Give the job a name." }] : [];
+  const nameIssues: FieldError[] =
+    isNew && attempted && !name.trim() ? [{ path: "name", code: "Form", message: "Give the job a name." }] : [];
   const local = form.recurrenceEnabled ? localIssues(form.recurrence) : [];
-  const grouped = groupErrors([...nameIssues, ...local, ...saveErrors, ...validation, ...preview.errors],
-    { authType: form.action.http.auth.type, errAuthType: form.errorAction.http.auth.type });
+  const grouped = groupErrors([...nameIssues, ...local, ...saveErrors, ...validation, ...preview.errors], {
+    authType: form.action.http.auth.type,
+    errAuthType: form.errorAction.http.auth.type,
+  });
   const unplaced = useUnplacedErrors(grouped.byField);
   const summary = [...grouped.summary, ...unplaced];
 
@@ -65,7 +79,13 @@ export function JobEditor({ collection, job }: Props) {
     try {
       const parsed = await api.parseJobText(json.text);
       if (parsed.properties === null) {
-        setJson((j) => ({ ...j, busy: false, errors: parsed.errors.length ? parsed.errors : [{ path: "", code: "BadRequest", message: "No job properties found." }] }));
+        setJson((j) => ({
+          ...j,
+          busy: false,
+          errors: parsed.errors.length
+            ? parsed.errors
+            : [{ path: "", code: "BadRequest", message: "No job properties found." }],
+        }));
         return null;
       }
       const next = fromProperties(parsed.properties);
@@ -97,7 +117,11 @@ export function JobEditor({ collection, job }: Props) {
     const jobName = isNew ? name.trim() : job!;
     setTouched(true);
     setAttempted(true);
-    if (!jobName) { focusField("job-name"); toast("Give the job a name first.", "error"); return; }
+    if (!jobName) {
+      focusField("job-name");
+      toast("Give the job a name first.", "error");
+      return;
+    }
     if (current.recurrenceEnabled && localIssues(current.recurrence).length) {
       toast("Fix the highlighted fields first.", "error");
       return;
@@ -113,66 +137,150 @@ export function JobEditor({ collection, job }: Props) {
       setSaveErrors(errs.length ? errs : [{ path: "", code: "Error", message: messageOf(e) }]);
       toast(`Not saved: ${messageOf(e)}`, "error");
       if (tab === "json") setTab("form");
-      requestAnimationFrame(() => (document.querySelector("#job-editor [aria-invalid='true']") as HTMLElement | null)?.focus());
+      requestAnimationFrame(() =>
+        (document.querySelector("#job-editor [aria-invalid='true']") as HTMLElement | null)?.focus(),
+      );
     } finally {
       setSaving(false);
     }
   };
 
-  if (loadError) return <article class="empty-state"><h2>Could not open {job}</h2><p>{loadError}</p>
-    <a href={routeHash({ page: "collection", collection })}>Back to {collection}</a></article>;
+  if (loadError)
+    return (
+      <article class="empty-state">
+        <h2>Could not open {job}</h2>
+        <p>{loadError}</p>
+        <a href={routeHash({ page: "collection", collection })}>Back to {collection}</a>
+      </article>
+    );
   if (!isNew && !detail) return <p aria-busy="true">Loading {job}…</p>;
 
   const zone = zoneOf(form) || "UTC";
   return (
     <ErrorsContext.Provider value={grouped.byField}>
-      <section id="job-editor" aria-labelledby="editor-title"
-        onKeyDown={(e) => { if (e.key === "s" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); save(); } }}>
+      <section
+        id="job-editor"
+        aria-labelledby="editor-title"
+        onKeyDown={(e) => {
+          if (e.key === "s" && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            save();
+          }
+        }}
+      >
         <div class="page-header">
           <h1 id="editor-title">{isNew ? "New job" : job}</h1>
           <div class="toolbar">
-            <a href={routeHash({ page: "collection", collection })} role="button" class="secondary outline">Back</a>
-            {!isNew && <button id="open-history" type="button" class="secondary" onClick={() => navigate({ page: "history", collection, job: job! })}>History</button>}
-            <button id="save-job" type="button" aria-busy={saving} disabled={saving} onClick={save}>{isNew ? "Create job" : "Save"}</button>
+            <a href={routeHash({ page: "collection", collection })} role="button" class="secondary outline">
+              Back
+            </a>
+            {!isNew && (
+              <button
+                id="open-history"
+                type="button"
+                class="secondary"
+                onClick={() => navigate({ page: "history", collection, job: job! })}
+              >
+                History
+              </button>
+            )}
+            <button id="save-job" type="button" aria-busy={saving} disabled={saving} onClick={save}>
+              {isNew ? "Create job" : "Save"}
+            </button>
           </div>
         </div>
         {detail && (
-          <JobActions collection={collection} job={detail.summary} showHistory={false}
+          <JobActions
+            collection={collection}
+            job={detail.summary}
+            showHistory={false}
             onChanged={(s) => {
-              if (s === null) { navigate({ page: "collection", collection }); return; }
+              if (s === null) {
+                navigate({ page: "collection", collection });
+                return;
+              }
               // Keep unsaved edits: only the state the action changed is taken over.
               setDetail({ ...detail, summary: s });
               setForm((f) => ({ ...f, state: s.state }));
-            }} />
+            }}
+          />
         )}
         {summary.length > 0 && (
           <div id="error-summary" class="error-summary" role="alert">
             <strong>Please check:</strong>
-            <ul>{summary.map((e) => <li key={e.path + e.message}><small class="field-error" data-path={e.path}>
-              {e.path && <code>{e.path.replace(/^properties\./, "")}</code>} {e.message}</small></li>)}</ul>
+            <ul>
+              {summary.map((e) => (
+                <li key={e.path + e.message}>
+                  <small class="field-error" data-path={e.path}>
+                    {e.path && <code>{e.path.replace(/^properties\./, "")}</code>} {e.message}
+                  </small>
+                </li>
+              ))}
+            </ul>
           </div>
         )}
         <div class="editor-layout">
           <div class="editor-main">
             <div class="grid basics">
-              <TextField id="job-name" label="Name" value={name} readOnly={!isNew} placeholder="nightly-report"
-                onInput={setName} />
-              <SelectField id="job-state" label="State" value={form.state}
-                options={STATES.some(([v]) => v === form.state) ? STATES : [...STATES, [form.state, form.state] as const]}
-                onChange={(state) => set({ state })} />
-              <TextField id="start-time" label={`Start (${zone})`} type="datetime-local" value={form.startTime}
-                hint="Empty: as soon as it is saved." onInput={(startTime) => set({ startTime })} />
+              <TextField
+                id="job-name"
+                label="Name"
+                value={name}
+                readOnly={!isNew}
+                placeholder="nightly-report"
+                onInput={setName}
+              />
+              <SelectField
+                id="job-state"
+                label="State"
+                value={form.state}
+                options={
+                  STATES.some(([v]) => v === form.state) ? STATES : [...STATES, [form.state, form.state] as const]
+                }
+                onChange={(state) => set({ state })}
+              />
+              <TextField
+                id="start-time"
+                label={`Start (${zone})`}
+                type="datetime-local"
+                value={form.startTime}
+                hint="Empty: as soon as it is saved."
+                onInput={(startTime) => set({ startTime })}
+              />
             </div>
-            <div role="tablist" aria-label="Edit as" class="tabs" onKeyDown={(e) => {
-              if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-                const to = tab === "form" ? "json" : "form";
-                switchTab(to).then(() => document.getElementById(`tab-${to}`)?.focus());
-              }
-            }}>
-              <button id="tab-form" type="button" role="tab" aria-selected={tab === "form"} aria-controls="panel-form"
-                tabIndex={tab === "form" ? 0 : -1} onClick={() => switchTab("form")}>Form</button>
-              <button id="tab-json" type="button" role="tab" aria-selected={tab === "json"} aria-controls="panel-json"
-                tabIndex={tab === "json" ? 0 : -1} onClick={() => switchTab("json")}>JSON</button>
+            <div
+              role="tablist"
+              aria-label="Edit as"
+              class="tabs"
+              onKeyDown={(e) => {
+                if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+                  const to = tab === "form" ? "json" : "form";
+                  switchTab(to).then(() => document.getElementById(`tab-${to}`)?.focus());
+                }
+              }}
+            >
+              <button
+                id="tab-form"
+                type="button"
+                role="tab"
+                aria-selected={tab === "form"}
+                aria-controls="panel-form"
+                tabIndex={tab === "form" ? 0 : -1}
+                onClick={() => switchTab("form")}
+              >
+                Form
+              </button>
+              <button
+                id="tab-json"
+                type="button"
+                role="tab"
+                aria-selected={tab === "json"}
+                aria-controls="panel-json"
+                tabIndex={tab === "json" ? 0 : -1}
+                onClick={() => switchTab("json")}
+              >
+                JSON
+              </button>
             </div>
             {tab === "form" ? (
               <div id="panel-form" role="tabpanel" aria-labelledby="tab-form">
@@ -180,8 +288,13 @@ export function JobEditor({ collection, job }: Props) {
               </div>
             ) : (
               <div id="panel-json" role="tabpanel" aria-labelledby="tab-json">
-                <JsonTab text={json.text} errors={json.errors} busy={json.busy} onApply={applyJson}
-                  onText={(text) => setJson((j) => ({ ...j, text, dirty: true }))} />
+                <JsonTab
+                  text={json.text}
+                  errors={json.errors}
+                  busy={json.busy}
+                  onApply={applyJson}
+                  onText={(text) => setJson((j) => ({ ...j, text, dirty: true }))}
+                />
               </div>
             )}
           </div>

@@ -7,16 +7,34 @@ export function JsonTab({ text, onText, errors, busy, onApply }: Props) {
   return (
     <div class="json-tab">
       <label for="job-json">Job properties (JSON)</label>
-      <textarea id="job-json" class="mono" rows={28} spellcheck={false} value={text}
-        aria-invalid={errors.length ? "true" : undefined} aria-describedby="json-errors"
+      <textarea
+        id="job-json"
+        class="mono"
+        rows={28}
+        spellcheck={false}
+        value={text}
+        aria-invalid={errors.length ? "true" : undefined}
+        aria-describedby="json-errors"
         onInput={(e) => onText(e.currentTarget.value)}
-        onKeyDown={(e) => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); onApply(); } }} />
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            onApply();
+          }
+        }}
+      />
       <ul id="json-errors" class="error-list" aria-live="polite">
         {errors.map((e) => (
-          <li key={e.path + e.message}><small class="field-error" data-path={e.path}>{e.path && <code>{e.path}</code>} {e.message}</small></li>
+          <li key={e.path + e.message}>
+            <small class="field-error" data-path={e.path}>
+              {e.path && <code>{e.path}</code>} {e.message}
+            </small>
+          </li>
         ))}
       </ul>
-      <button id="apply-json" type="button" aria-busy={busy} disabled={busy} onClick={onApply}>Apply to form</button>
+      <button id="apply-json" type="button" aria-busy={busy} disabled={busy} onClick={onApply}>
+        Apply to form
+      </button>
       <small class="hint"> Ctrl+Enter applies. Secrets typed here are sent like the form's.</small>
     </div>
   );

@@ -10,15 +10,38 @@ export function KeyValueEditor({ id, legend, noun, rows, onChange }: Props) {
     <FieldGroup id={id} legend={legend}>
       {rows.map((r, i) => (
         <div class="kv-row" key={i}>
-          <input id={`${id}-key-${i}`} aria-label={`${noun} ${i + 1} name`} placeholder="Name" value={r.key} spellcheck={false}
-            onInput={(e) => setRow(i, { ...r, key: e.currentTarget.value })} />
-          <input id={`${id}-value-${i}`} aria-label={`${noun} ${i + 1} value`} placeholder="Value" value={r.value} spellcheck={false}
-            onInput={(e) => setRow(i, { ...r, value: e.currentTarget.value })} />
-          <button type="button" class="secondary outline icon" aria-label={`Remove ${noun.toLowerCase()} ${r.key || i + 1}`}
-            onClick={() => onChange(rows.filter((_, j) => j !== i))}>×</button>
+          <input
+            id={`${id}-key-${i}`}
+            aria-label={`${noun} ${i + 1} name`}
+            placeholder="Name"
+            value={r.key}
+            spellcheck={false}
+            onInput={(e) => setRow(i, { ...r, key: e.currentTarget.value })}
+          />
+          <input
+            id={`${id}-value-${i}`}
+            aria-label={`${noun} ${i + 1} value`}
+            placeholder="Value"
+            value={r.value}
+            spellcheck={false}
+            onInput={(e) => setRow(i, { ...r, value: e.currentTarget.value })}
+          />
+          <button
+            type="button"
+            class="secondary outline icon"
+            aria-label={`Remove ${noun.toLowerCase()} ${r.key || i + 1}`}
+            onClick={() => onChange(rows.filter((_, j) => j !== i))}
+          >
+            ×
+          </button>
         </div>
       ))}
-      <button id={`${id}-add`} type="button" class="secondary outline small" onClick={() => onChange([...rows, { key: "", value: "" }])}>
+      <button
+        id={`${id}-add`}
+        type="button"
+        class="secondary outline small"
+        onClick={() => onChange([...rows, { key: "", value: "" }])}
+      >
         Add {noun.toLowerCase()}
       </button>
     </FieldGroup>

@@ -8,20 +8,51 @@ export function MonthCalendar({ month, days, onShift, stale }: Props) {
   return (
     <div class="calendar">
       <div class="calendar-nav">
-        <button id="preview-month-prev" type="button" class="secondary outline small" aria-label="Previous month" onClick={() => onShift(-1)}>‹</button>
-        <strong id="preview-month-title" aria-live="polite">{grid.title}</strong>
-        <button id="preview-month-next" type="button" class="secondary outline small" aria-label="Next month" onClick={() => onShift(1)}>›</button>
+        <button
+          id="preview-month-prev"
+          type="button"
+          class="secondary outline small"
+          aria-label="Previous month"
+          onClick={() => onShift(-1)}
+        >
+          ‹
+        </button>
+        <strong id="preview-month-title" aria-live="polite">
+          {grid.title}
+        </strong>
+        <button
+          id="preview-month-next"
+          type="button"
+          class="secondary outline small"
+          aria-label="Next month"
+          onClick={() => onShift(1)}
+        >
+          ›
+        </button>
       </div>
       <table id="preview-calendar" class={stale ? "stale" : undefined} aria-labelledby="preview-month-title">
-        <thead><tr>{WEEKDAY_HEADERS.map((d) => <th key={d} scope="col">{d}</th>)}</tr></thead>
+        <thead>
+          <tr>
+            {WEEKDAY_HEADERS.map((d) => (
+              <th key={d} scope="col">
+                {d}
+              </th>
+            ))}
+          </tr>
+        </thead>
         <tbody>
           {grid.weeks.map((week) => (
             <tr key={week[0].date}>
-              {week.map((c) => c.inMonth
-                ? <td key={c.date} data-day={c.day} class={c.marked ? "run" : undefined}>
-                    {c.day}{c.marked && <span class="visually-hidden"> (runs)</span>}
+              {week.map((c) =>
+                c.inMonth ? (
+                  <td key={c.date} data-day={c.day} class={c.marked ? "run" : undefined}>
+                    {c.day}
+                    {c.marked && <span class="visually-hidden"> (runs)</span>}
                   </td>
-                : <td key={c.date} class="outside" aria-hidden="true" />)}
+                ) : (
+                  <td key={c.date} class="outside" aria-hidden="true" />
+                ),
+              )}
             </tr>
           ))}
         </tbody>

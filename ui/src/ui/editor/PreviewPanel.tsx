@@ -17,30 +17,55 @@ export function PreviewPanel({ preview: p }: { preview: Preview }) {
   return (
     <aside id="preview" class="preview" aria-labelledby="preview-title" aria-busy={p.pending}>
       <h2 id="preview-title">Preview</h2>
-      <p id="preview-sentence" class={stale ? "sentence stale" : "sentence"}>{shown?.sentence ?? (p.pending ? "…" : "")}</p>
+      <p id="preview-sentence" class={stale ? "sentence stale" : "sentence"}>
+        {shown?.sentence ?? (p.pending ? "…" : "")}
+      </p>
       {p.disabled && <p class="muted">The job is not enabled: these are the runs it makes once it is.</p>}
-      {scheduleNeedsFixing(p.latest) && <p id="preview-fix" class="error-text">Fix the highlighted schedule fields to update the preview.</p>}
-      {p.failure && <p class="error-text" role="alert">Preview failed: {p.failure}</p>}
+      {scheduleNeedsFixing(p.latest) && (
+        <p id="preview-fix" class="error-text">
+          Fix the highlighted schedule fields to update the preview.
+        </p>
+      )}
+      {p.failure && (
+        <p class="error-text" role="alert">
+          Preview failed: {p.failure}
+        </p>
+      )}
 
       <div class="preview-count">
         <label for="preview-count">Next</label>
         <select id="preview-count" value={p.count} onChange={(e) => p.setCount(Number(e.currentTarget.value))}>
-          {COUNTS.map((n) => <option key={n} value={n}>{n}</option>)}
+          {COUNTS.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
         </select>
         <span>runs{shown?.timeZone ? ` (${shown.timeZone})` : ""}</span>
       </div>
       <ol id="preview-runs" class={stale ? "runs stale" : "runs"}>
         {shown?.runs.map((r) => (
-          <li key={r.at}><time dateTime={r.at}>{r.local}</time>{r.note && <small class="note"> {r.note}</small>}</li>
+          <li key={r.at}>
+            <time dateTime={r.at}>{r.local}</time>
+            {r.note && <small class="note"> {r.note}</small>}
+          </li>
         ))}
       </ol>
       {shown && shown.runs.length === 0 && <p class="muted">No runs: the schedule never fires, or it has ended.</p>}
       {shown && shown.notes.length > 0 && (
-        <ul id="preview-notes" class="notes">{shown.notes.map((n) => <li key={n}>{n}</li>)}</ul>
+        <ul id="preview-notes" class="notes">
+          {shown.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
       )}
       {month && (
-        <MonthCalendar month={month} days={shown && shown.month === month ? shown.monthDays : []} stale={stale}
-          onShift={(by) => p.setMonth(shiftMonth(month, by))} />
+        <MonthCalendar
+          month={month}
+          days={shown && shown.month === month ? shown.monthDays : []}
+          stale={stale}
+          onShift={(by) => p.setMonth(shiftMonth(month, by))}
+        />
       )}
       {shown && <small class="muted">Computed in {(shown.computeMicros / 1000).toFixed(1)} ms.</small>}
     </aside>

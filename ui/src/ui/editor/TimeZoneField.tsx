@@ -2,9 +2,23 @@ import { useMemo } from "preact/hooks";
 import { TextField } from "./fields";
 
 const COMMON = [
-  "UTC", "Europe/London", "Europe/Paris", "Europe/Berlin", "Europe/Madrid", "Europe/Moscow", "America/New_York",
-  "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Sao_Paulo", "Asia/Kolkata", "Asia/Shanghai",
-  "Asia/Tokyo", "Asia/Singapore", "Australia/Sydney", "Pacific/Auckland",
+  "UTC",
+  "Europe/London",
+  "Europe/Paris",
+  "Europe/Berlin",
+  "Europe/Madrid",
+  "Europe/Moscow",
+  "America/New_York",
+  "America/Chicago",
+  "America/Denver",
+  "America/Los_Angeles",
+  "America/Sao_Paulo",
+  "Asia/Kolkata",
+  "Asia/Shanghai",
+  "Asia/Tokyo",
+  "Asia/Singapore",
+  "Australia/Sydney",
+  "Pacific/Auckland",
 ];
 
 /** Every zone the platform knows when it can list them (Safari 15.4+), else the common ones. */
@@ -14,7 +28,11 @@ function zones(): string[] {
 }
 
 function localZone(): string {
-  try { return Intl.DateTimeFormat().resolvedOptions().timeZone; } catch { return ""; }
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return "";
+  }
 }
 
 export function TimeZoneField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
@@ -22,11 +40,24 @@ export function TimeZoneField({ value, onChange }: { value: string; onChange: (v
   const here = localZone();
   return (
     <div class="tz-row">
-      <TextField id="time-zone" label="Time zone" list="time-zone-list" value={value} placeholder="UTC"
-        hint="Times are on this zone's clock, daylight saving included. Empty: UTC, as Azure did." onInput={onChange} />
-      <datalist id="time-zone-list">{list.map((z) => <option key={z} value={z} />)}</datalist>
+      <TextField
+        id="time-zone"
+        label="Time zone"
+        list="time-zone-list"
+        value={value}
+        placeholder="UTC"
+        hint="Times are on this zone's clock, daylight saving included. Empty: UTC, as Azure did."
+        onInput={onChange}
+      />
+      <datalist id="time-zone-list">
+        {list.map((z) => (
+          <option key={z} value={z} />
+        ))}
+      </datalist>
       {here && here !== value && !(here === "UTC" && value === "") && (
-        <button id="time-zone-local" type="button" class="secondary outline small" onClick={() => onChange(here)}>Use {here}</button>
+        <button id="time-zone-local" type="button" class="secondary outline small" onClick={() => onChange(here)}>
+          Use {here}
+        </button>
       )}
     </div>
   );

@@ -10,7 +10,12 @@ import { coalesce } from "../../logic/timing";
 
 function useMounted() {
   const mounted = useRef(true);
-  useEffect(() => () => { mounted.current = false; }, []);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
   return mounted;
 }
 
@@ -34,21 +39,25 @@ export function usePreview(properties: JsonObject, secretsSet: readonly string[]
   const [pending, setPending] = useState(false);
   const newest = useRef<PreviewRequest | null>(null);
 
-  const runner = useMemo(() => coalesce(
-    (req: PreviewRequest) => api.previewJob(req),
-    (r, req) => {
-      if (!mounted.current) return;
-      setLatest(r);
-      setGood((good) => nextShown(r, good));
-      setFailure("");
-      if (req === newest.current) setPending(false);
-    },
-    (e, req) => {
-      if (!mounted.current) return;
-      setFailure(messageOf(e));
-      if (req === newest.current) setPending(false);
-    },
-  ), []);
+  const runner = useMemo(
+    () =>
+      coalesce(
+        (req: PreviewRequest) => api.previewJob(req),
+        (r, req) => {
+          if (!mounted.current) return;
+          setLatest(r);
+          setGood((good) => nextShown(r, good));
+          setFailure("");
+          if (req === newest.current) setPending(false);
+        },
+        (e, req) => {
+          if (!mounted.current) return;
+          setFailure(messageOf(e));
+          if (req === newest.current) setPending(false);
+        },
+      ),
+    [],
+  );
 
   useEffect(() => {
     const frame = requestAnimationFrame(() => {
@@ -64,18 +73,42 @@ export function usePreview(properties: JsonObject, secretsSet: readonly string[]
     () => (latest ? withoutStoredSecretErrors(latest.errors, secretsSet, properties) : []),
     [latest, secretsSet, properties],
   );
-  return { count, setCount, month, setMonth, latest, good, failure, pending, errors, disabled: properties.state !== "Enabled" };
+  return {
+    count,
+    setCount,
+    month,
+    setMonth,
+    latest,
+    good,
+    failure,
+    pending,
+    errors,
+    disabled: properties.state !== "Enabled",
+  };
 }
 
 /** validateJob a short pause after the last edit; `[]` while `active` is false. */
-export function useValidation(properties: JsonObject, active: boolean, secretsSet: readonly string[], pauseMs = 300): FieldError[] {
+export function useValidation(
+  properties: JsonObject,
+  active: boolean,
+  secretsSet: readonly string[],
+  pauseMs = 300,
+): FieldError[] {
   const mounted = useMounted();
   const [errors, setErrors] = useState<{ for: JsonObject; errors: FieldError[] } | null>(null);
-  const runner = useMemo(() => coalesce(
-    (p: JsonObject) => api.validateJob(p),
-    (errs, p) => { if (mounted.current) setErrors({ for: p, errors: errs }); },
-    () => { /* the preview and Save report what matters; a failed check is not news */ },
-  ), []);
+  const runner = useMemo(
+    () =>
+      coalesce(
+        (p: JsonObject) => api.validateJob(p),
+        (errs, p) => {
+          if (mounted.current) setErrors({ for: p, errors: errs });
+        },
+        () => {
+          /* the preview and Save report what matters; a failed check is not news */
+        },
+      ),
+    [],
+  );
   useEffect(() => {
     if (!active) return;
     const t = setTimeout(() => runner.run(properties), pauseMs);

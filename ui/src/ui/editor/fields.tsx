@@ -20,7 +20,11 @@ export function FieldErrors({ id, errors }: { id: string; errors: FieldError[] }
   if (!errors.length) return null;
   return (
     <span id={`${id}-error`} class="field-errors">
-      {errors.map((e) => <small key={e.path + e.message} class="field-error" data-path={e.path}>{e.message}</small>)}
+      {errors.map((e) => (
+        <small key={e.path + e.message} class="field-error" data-path={e.path}>
+          {e.message}
+        </small>
+      ))}
     </span>
   );
 }
@@ -39,9 +43,14 @@ function Wrap({ id, label, hint, errors, children }: Base & { errors: FieldError
 }
 
 type TextProps = Base & {
-  value: string; onInput: (v: string) => void;
-  type?: "text" | "url" | "datetime-local" | "password"; placeholder?: string; readOnly?: boolean;
-  list?: string; autoComplete?: string; mono?: boolean;
+  value: string;
+  onInput: (v: string) => void;
+  type?: "text" | "url" | "datetime-local" | "password";
+  placeholder?: string;
+  readOnly?: boolean;
+  list?: string;
+  autoComplete?: string;
+  mono?: boolean;
   /** Beside the input, e.g. a "Browse…" button. */
   after?: ComponentChildren;
 };
@@ -55,34 +64,81 @@ function typeAttrs(p: TextProps) {
 export function TextField(p: TextProps) {
   const errors = useFieldErrors(p.id);
   const input = (
-    <input id={p.id} value={p.value} placeholder={p.placeholder} readOnly={p.readOnly}
-      autoComplete={p.autoComplete ?? "off"} spellcheck={false} class={p.mono ? "mono" : undefined}
-      {...(typeAttrs(p) as object)} {...invalidAttrs(p.id, errors)} onInput={(e) => p.onInput(e.currentTarget.value)} />
+    <input
+      id={p.id}
+      value={p.value}
+      placeholder={p.placeholder}
+      readOnly={p.readOnly}
+      autoComplete={p.autoComplete ?? "off"}
+      spellcheck={false}
+      class={p.mono ? "mono" : undefined}
+      {...(typeAttrs(p) as object)}
+      {...invalidAttrs(p.id, errors)}
+      onInput={(e) => p.onInput(e.currentTarget.value)}
+    />
   );
   return (
     <Wrap {...p} errors={errors}>
-      {p.after ? <div class="input-with-button">{input}{p.after}</div> : input}
+      {p.after ? (
+        <div class="input-with-button">
+          {input}
+          {p.after}
+        </div>
+      ) : (
+        input
+      )}
     </Wrap>
   );
 }
 
-export function TextArea(p: Base & { value: string; onInput: (v: string) => void; rows?: number; mono?: boolean; placeholder?: string }) {
+export function TextArea(
+  p: Base & { value: string; onInput: (v: string) => void; rows?: number; mono?: boolean; placeholder?: string },
+) {
   const errors = useFieldErrors(p.id);
   return (
     <Wrap {...p} errors={errors}>
-      <textarea id={p.id} rows={p.rows ?? 3} value={p.value} placeholder={p.placeholder} spellcheck={false}
-        class={p.mono ? "mono" : undefined} {...invalidAttrs(p.id, errors)} onInput={(e) => p.onInput(e.currentTarget.value)} />
-    </Wrap>
-  );
-}
-
-export function NumberField(p: Base & { value: number | null; onChange: (v: number | null) => void; min?: number; max?: number; step?: number | "any"; placeholder?: string }) {
-  const errors = useFieldErrors(p.id);
-  return (
-    <Wrap {...p} errors={errors}>
-      <input id={p.id} type="number" inputMode="numeric" value={p.value ?? ""} min={p.min} max={p.max} step={p.step} placeholder={p.placeholder}
+      <textarea
+        id={p.id}
+        rows={p.rows ?? 3}
+        value={p.value}
+        placeholder={p.placeholder}
+        spellcheck={false}
+        class={p.mono ? "mono" : undefined}
         {...invalidAttrs(p.id, errors)}
-        onInput={(e) => { const v = e.currentTarget.value; p.onChange(v === "" || Number.isNaN(Number(v)) ? null : Number(v)); }} />
+        onInput={(e) => p.onInput(e.currentTarget.value)}
+      />
+    </Wrap>
+  );
+}
+
+export function NumberField(
+  p: Base & {
+    value: number | null;
+    onChange: (v: number | null) => void;
+    min?: number;
+    max?: number;
+    step?: number | "any";
+    placeholder?: string;
+  },
+) {
+  const errors = useFieldErrors(p.id);
+  return (
+    <Wrap {...p} errors={errors}>
+      <input
+        id={p.id}
+        type="number"
+        inputMode="numeric"
+        value={p.value ?? ""}
+        min={p.min}
+        max={p.max}
+        step={p.step}
+        placeholder={p.placeholder}
+        {...invalidAttrs(p.id, errors)}
+        onInput={(e) => {
+          const v = e.currentTarget.value;
+          p.onChange(v === "" || Number.isNaN(Number(v)) ? null : Number(v));
+        }}
+      />
     </Wrap>
   );
 }
@@ -95,9 +151,18 @@ export function SelectField(p: Base & { value: string; options: readonly Option[
   const known = p.options.some(([v]) => v === p.value);
   return (
     <Wrap {...p} errors={errors}>
-      <select id={p.id} value={p.value} {...invalidAttrs(p.id, errors)} onChange={(e) => p.onChange(e.currentTarget.value)}>
+      <select
+        id={p.id}
+        value={p.value}
+        {...invalidAttrs(p.id, errors)}
+        onChange={(e) => p.onChange(e.currentTarget.value)}
+      >
         {!known && <option value={p.value}>{p.value} (not recognised)</option>}
-        {p.options.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+        {p.options.map(([v, label]) => (
+          <option key={v} value={v}>
+            {label}
+          </option>
+        ))}
       </select>
     </Wrap>
   );
@@ -107,23 +172,53 @@ export function SelectField(p: Base & { value: string; options: readonly Option[
  * A write-only secret. For a saved job the input starts empty with a "stored" placeholder;
  * left empty, the secret is not sent and the backend keeps the stored one.
  */
-export function SecretField(p: Base & { value: string; onInput: (v: string) => void; stored: boolean; multiline?: boolean }) {
+export function SecretField(
+  p: Base & { value: string; onInput: (v: string) => void; stored: boolean; multiline?: boolean },
+) {
   const errors = useFieldErrors(p.id);
   const placeholder = p.stored ? STORED_PLACEHOLDER : "";
   const hint = p.stored ? "Leave empty to keep the stored value; type to replace it." : p.hint;
   return (
     <Wrap {...p} hint={hint} errors={errors}>
-      {p.multiline
-        ? <textarea id={p.id} rows={3} class="mono" value={p.value} placeholder={placeholder} spellcheck={false} autoComplete="off"
-            {...invalidAttrs(p.id, errors)} onInput={(e) => p.onInput(e.currentTarget.value)} />
-        : <input id={p.id} type="password" value={p.value} placeholder={placeholder} autoComplete="new-password"
-            {...invalidAttrs(p.id, errors)} onInput={(e) => p.onInput(e.currentTarget.value)} />}
+      {p.multiline ? (
+        <textarea
+          id={p.id}
+          rows={3}
+          class="mono"
+          value={p.value}
+          placeholder={placeholder}
+          spellcheck={false}
+          autoComplete="off"
+          {...invalidAttrs(p.id, errors)}
+          onInput={(e) => p.onInput(e.currentTarget.value)}
+        />
+      ) : (
+        <input
+          id={p.id}
+          type="password"
+          value={p.value}
+          placeholder={placeholder}
+          autoComplete="new-password"
+          {...invalidAttrs(p.id, errors)}
+          onInput={(e) => p.onInput(e.currentTarget.value)}
+        />
+      )}
     </Wrap>
   );
 }
 
 /** A group of controls (chips, key/value rows) that errors can point at as one field. */
-export function FieldGroup({ id, legend, hint, children }: { id: string; legend: ComponentChildren; hint?: ComponentChildren; children: ComponentChildren }) {
+export function FieldGroup({
+  id,
+  legend,
+  hint,
+  children,
+}: {
+  id: string;
+  legend: ComponentChildren;
+  hint?: ComponentChildren;
+  children: ComponentChildren;
+}) {
   const errors = useFieldErrors(id);
   return (
     <fieldset id={id} class="field-group" {...invalidAttrs(id, errors)}>

@@ -12,7 +12,9 @@ export function useUnplacedErrors(byField: Record<string, FieldError[]>): FieldE
       const details = document.getElementById(id)?.closest("details");
       if (details && !details.open) details.open = true;
     }
-    const missing = Object.entries(byField).filter(([id]) => !document.getElementById(id)).flatMap(([, errs]) => errs);
+    const missing = Object.entries(byField)
+      .filter(([id]) => !document.getElementById(id))
+      .flatMap(([, errs]) => errs);
     const key = (l: FieldError[]) => l.map((e) => e.path + e.message).join("\n");
     if (key(missing) !== key(unplaced)) setUnplaced(missing);
   });

@@ -32,29 +32,64 @@ export function BulkActions({ collection, selected, deleteRequested, onDeleteHan
   };
   const askDelete = () => setConfirming(selected.map((j) => j.name));
   useEffect(() => {
-    if (deleteRequested && selected.length > 0) { onDeleteHandled(); askDelete(); }
+    if (deleteRequested && selected.length > 0) {
+      onDeleteHandled();
+      askDelete();
+    }
   }, [deleteRequested]);
 
   const button = (action: Exclude<BulkAction, "delete">) => {
     const names = bulkTargets(action, selected);
     return (
-      <button id={`bulk-${action}`} type="button" class="outline" disabled={busy || names.length === 0}
-        onClick={() => run(action, names)}>{BULK_VERBS[action][0]}{names.length ? ` (${names.length})` : ""}</button>
+      <button
+        id={`bulk-${action}`}
+        type="button"
+        class="outline"
+        disabled={busy || names.length === 0}
+        onClick={() => run(action, names)}
+      >
+        {BULK_VERBS[action][0]}
+        {names.length ? ` (${names.length})` : ""}
+      </button>
     );
   };
   return (
     <>
       <div class="toolbar selection-toolbar" role="toolbar" aria-label={`Actions on ${selected.length} selected jobs`}>
-        {button("run")}{button("enable")}{button("disable")}
-        <button id="bulk-delete" type="button" class="outline danger" disabled={busy} onClick={askDelete}>Delete ({selected.length})…</button>
+        {button("run")}
+        {button("enable")}
+        {button("disable")}
+        <button id="bulk-delete" type="button" class="outline danger" disabled={busy} onClick={askDelete}>
+          Delete ({selected.length})…
+        </button>
       </div>
-      <Modal id="confirm-bulk-delete" open={confirming !== null} onClose={() => setConfirming(null)}
-        title={confirming && confirming.length > 1 ? `Delete ${confirming.length} jobs?` : "Delete job?"}>
+      <Modal
+        id="confirm-bulk-delete"
+        open={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title={confirming && confirming.length > 1 ? `Delete ${confirming.length} jobs?` : "Delete job?"}
+      >
         <p id="confirm-bulk-delete-text">{confirming && deleteQuestion(confirming)} This cannot be undone.</p>
         <footer class="dialog-actions">
-          <button id="confirm-bulk-delete-no" type="button" class="secondary" autoFocus onClick={() => setConfirming(null)}>Cancel</button>
-          <button id="confirm-bulk-delete-yes" type="button" class="danger"
-            onClick={() => { const names = confirming ?? []; setConfirming(null); void run("delete", names); }}>
+          <button
+            id="confirm-bulk-delete-no"
+            type="button"
+            class="secondary"
+            autoFocus
+            onClick={() => setConfirming(null)}
+          >
+            Cancel
+          </button>
+          <button
+            id="confirm-bulk-delete-yes"
+            type="button"
+            class="danger"
+            onClick={() => {
+              const names = confirming ?? [];
+              setConfirming(null);
+              void run("delete", names);
+            }}
+          >
             Delete {confirming?.length === 1 ? "1 job" : `${confirming?.length ?? 0} jobs`}
           </button>
         </footer>

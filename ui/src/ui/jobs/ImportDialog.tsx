@@ -24,13 +24,21 @@ export function ImportDialog({ open, collection, onClose, onImported }: Props) {
     try {
       const parsed = await api.parseJobText(text);
       if (parsed.errors.length || parsed.properties === null) {
-        setErrors(parsed.errors.length ? parsed.errors : [{ path: "", code: "BadRequest", message: "No job properties found." }]);
+        setErrors(
+          parsed.errors.length
+            ? parsed.errors
+            : [{ path: "", code: "BadRequest", message: "No job properties found." }],
+        );
         return;
       }
       const jobName = name.trim() || parsed.name || "";
-      if (!jobName) { setErrors([{ path: "name", code: "Form", message: "Give the job a name." }]); return; }
+      if (!jobName) {
+        setErrors([{ path: "name", code: "Form", message: "Give the job a name." }]);
+        return;
+      }
       await api.saveJob(collection, jobName, parsed.properties, true);
-      setText(""); setName("");
+      setText("");
+      setName("");
       onImported(jobName);
     } catch (err) {
       setErrors(errorsOf(err).length ? errorsOf(err) : [{ path: "", code: "Error", message: messageOf(err) }]);
@@ -43,20 +51,46 @@ export function ImportDialog({ open, collection, onClose, onImported }: Props) {
     <Modal id="import-dialog" open={open} onClose={onClose} title="Import a job">
       <form onSubmit={submit}>
         <label for="import-file">From a file</label>
-        <input id="import-file" type="file" accept=".json,.jsonc,application/json"
-          onChange={(e) => readFile(e.currentTarget.files?.[0])} />
+        <input
+          id="import-file"
+          type="file"
+          accept=".json,.jsonc,application/json"
+          onChange={(e) => readFile(e.currentTarget.files?.[0])}
+        />
         <label for="import-text">Or paste the job JSON</label>
-        <textarea id="import-text" rows={10} class="mono" spellcheck={false} value={text}
-          aria-invalid={errors.length ? "true" : undefined} aria-describedby="import-errors"
-          onInput={(e) => setText(e.currentTarget.value)} />
+        <textarea
+          id="import-text"
+          rows={10}
+          class="mono"
+          spellcheck={false}
+          value={text}
+          aria-invalid={errors.length ? "true" : undefined}
+          aria-describedby="import-errors"
+          onInput={(e) => setText(e.currentTarget.value)}
+        />
         <label for="import-name">Job name</label>
-        <input id="import-name" value={name} placeholder="from the document when it has one" onInput={(e) => setName(e.currentTarget.value)} />
+        <input
+          id="import-name"
+          value={name}
+          placeholder="from the document when it has one"
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
         <ul id="import-errors" class="error-list" aria-live="polite">
-          {errors.map((er) => <li key={er.path + er.message}><small class="field-error" data-path={er.path}>{er.path && <code>{er.path}</code>} {er.message}</small></li>)}
+          {errors.map((er) => (
+            <li key={er.path + er.message}>
+              <small class="field-error" data-path={er.path}>
+                {er.path && <code>{er.path}</code>} {er.message}
+              </small>
+            </li>
+          ))}
         </ul>
         <footer class="dialog-actions">
-          <button type="button" class="secondary" onClick={onClose}>Cancel</button>
-          <button id="import-submit" type="submit" aria-busy={busy} disabled={busy || text.trim() === ""}>Import</button>
+          <button type="button" class="secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button id="import-submit" type="submit" aria-busy={busy} disabled={busy || text.trim() === ""}>
+            Import
+          </button>
         </footer>
       </form>
     </Modal>

@@ -20,10 +20,20 @@ type Props = {
   onDeleteHandled?: () => void;
 };
 
-export function JobActions({ collection, job, onChanged, showHistory = true, deleteRequested = false, onDeleteHandled }: Props) {
+export function JobActions({
+  collection,
+  job,
+  onChanged,
+  showHistory = true,
+  deleteRequested = false,
+  onDeleteHandled,
+}: Props) {
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
   useEffect(() => {
-    if (deleteRequested && job) { onDeleteHandled?.(); setConfirmDelete(job.name); }
+    if (deleteRequested && job) {
+      onDeleteHandled?.();
+      setConfirmDelete(job.name);
+    }
   }, [deleteRequested, job]);
   const [duplicating, setDuplicating] = useState<string | null>(null);
   const [duplicateError, setDuplicateError] = useState("");
@@ -31,14 +41,24 @@ export function JobActions({ collection, job, onChanged, showHistory = true, del
 
   const runNow = async () => {
     if (!job) return;
-    try { await api.runJobNow(collection, job.name); toast(`Running ${job.name} now`); onChanged(job); }
-    catch (e) { toast(messageOf(e), "error"); }
+    try {
+      await api.runJobNow(collection, job.name);
+      toast(`Running ${job.name} now`);
+      onChanged(job);
+    } catch (e) {
+      toast(messageOf(e), "error");
+    }
   };
   const toggle = async () => {
     if (!job) return;
     const enable = job.state !== "Enabled";
-    try { const s = await api.setJobEnabled(collection, job.name, enable); toast(`${enable ? "Enabled" : "Disabled"} ${job.name}`); onChanged(s); }
-    catch (e) { toast(messageOf(e), "error"); }
+    try {
+      const s = await api.setJobEnabled(collection, job.name, enable);
+      toast(`${enable ? "Enabled" : "Disabled"} ${job.name}`);
+      onChanged(s);
+    } catch (e) {
+      toast(messageOf(e), "error");
+    }
   };
   const exportJob = async () => {
     if (!job) return;
@@ -56,7 +76,8 @@ export function JobActions({ collection, job, onChanged, showHistory = true, del
     try {
       await api.duplicateJob(collection, duplicating, newName);
       toast(`Duplicated ${duplicating} as ${newName}`);
-      setDuplicating(null); setDuplicateError("");
+      setDuplicating(null);
+      setDuplicateError("");
       onChanged(job, newName);
     } catch (e) {
       setDuplicateError(messageOf(e));
@@ -65,26 +86,71 @@ export function JobActions({ collection, job, onChanged, showHistory = true, del
   const remove = async () => {
     const name = confirmDelete!;
     setConfirmDelete(null);
-    try { await api.deleteJob(collection, name); toast(`Deleted ${name}`); onChanged(null); }
-    catch (e) { toast(messageOf(e), "error"); }
+    try {
+      await api.deleteJob(collection, name);
+      toast(`Deleted ${name}`);
+      onChanged(null);
+    } catch (e) {
+      toast(messageOf(e), "error");
+    }
   };
 
   return (
     <>
-    <div class="toolbar selection-toolbar" role="toolbar" aria-label={job ? `Actions on ${job.name}` : "Select a job for these actions"}>
-      <button id="run-now" type="button" class="outline" disabled={!job} onClick={runNow}>Run now</button>
-      <button id="toggle-enabled" type="button" class="outline" disabled={!togglable} onClick={toggle}>
-        {job?.state === "Enabled" ? "Disable" : "Enable"}
-      </button>
-      {showHistory && <button id="open-history" type="button" class="outline" disabled={!job}
-        onClick={() => job && navigate({ page: "history", collection, job: job.name })}>History</button>}
-      <button id="duplicate-job" type="button" class="outline" disabled={!job} onClick={() => job && setDuplicating(job.name)}>Duplicate…</button>
-      <button id="export-job" type="button" class="outline" disabled={!job} onClick={exportJob}>Export</button>
-      <button id="delete-job" type="button" class="outline danger" disabled={!job} onClick={() => job && setConfirmDelete(job.name)}>Delete…</button>
-    </div>
+      <div
+        class="toolbar selection-toolbar"
+        role="toolbar"
+        aria-label={job ? `Actions on ${job.name}` : "Select a job for these actions"}
+      >
+        <button id="run-now" type="button" class="outline" disabled={!job} onClick={runNow}>
+          Run now
+        </button>
+        <button id="toggle-enabled" type="button" class="outline" disabled={!togglable} onClick={toggle}>
+          {job?.state === "Enabled" ? "Disable" : "Enable"}
+        </button>
+        {showHistory && (
+          <button
+            id="open-history"
+            type="button"
+            class="outline"
+            disabled={!job}
+            onClick={() => job && navigate({ page: "history", collection, job: job.name })}
+          >
+            History
+          </button>
+        )}
+        <button
+          id="duplicate-job"
+          type="button"
+          class="outline"
+          disabled={!job}
+          onClick={() => job && setDuplicating(job.name)}
+        >
+          Duplicate…
+        </button>
+        <button id="export-job" type="button" class="outline" disabled={!job} onClick={exportJob}>
+          Export
+        </button>
+        <button
+          id="delete-job"
+          type="button"
+          class="outline danger"
+          disabled={!job}
+          onClick={() => job && setConfirmDelete(job.name)}
+        >
+          Delete…
+        </button>
+      </div>
       <ConfirmDeleteDialog job={confirmDelete} onClose={() => setConfirmDelete(null)} onYes={remove} />
-      <DuplicateDialog job={duplicating} error={duplicateError} onYes={duplicate}
-        onClose={() => { setDuplicating(null); setDuplicateError(""); }} />
+      <DuplicateDialog
+        job={duplicating}
+        error={duplicateError}
+        onYes={duplicate}
+        onClose={() => {
+          setDuplicating(null);
+          setDuplicateError("");
+        }}
+      />
     </>
   );
 }

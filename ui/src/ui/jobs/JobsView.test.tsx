@@ -7,15 +7,27 @@ import { JobsView } from "./JobsView";
 const C = "local/desktop/default";
 function job(name: string, over: Partial<JobSummary> = {}): JobSummary {
   return {
-    collection: C, name, state: "Enabled", actionType: "Http", sentence: "Every day",
-    nextRun: null, lastRun: null, lastStatus: null, executionCount: 0, failureCount: 0, faultedCount: 0, ...over,
+    collection: C,
+    name,
+    state: "Enabled",
+    actionType: "Http",
+    sentence: "Every day",
+    nextRun: null,
+    lastRun: null,
+    lastStatus: null,
+    executionCount: 0,
+    failureCount: 0,
+    faultedCount: 0,
+    ...over,
   };
 }
 let jobs: JobSummary[];
 
 // Outside Tauri the ipc layer loads the development fake on first use (events included): load it
 // before the tests, not while the environment is torn down after them.
-beforeAll(async () => { await import("../../ipc/fake"); });
+beforeAll(async () => {
+  await import("../../ipc/fake");
+});
 
 beforeEach(() => {
   location.hash = `#/c/${encodeURIComponent(C)}`;
@@ -26,9 +38,13 @@ beforeEach(() => {
   ];
   vi.spyOn(api, "listJobs").mockImplementation(async () => jobs.map((j) => ({ ...j })));
 });
-afterEach(() => { cleanup(); vi.restoreAllMocks(); });
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
-const rowNames = () => [...document.querySelectorAll("#jobs-table tbody tr")].map((r) => r.getAttribute("data-testid")!.slice(8));
+const rowNames = () =>
+  [...document.querySelectorAll("#jobs-table tbody tr")].map((r) => r.getAttribute("data-testid")!.slice(8));
 
 describe("the jobs table", () => {
   it("searches, filters and sorts", async () => {
@@ -59,18 +75,27 @@ describe("the jobs table", () => {
     await waitFor(() => expect(screen.getByText("2 jobs selected")).toBeTruthy());
     fireEvent.click(document.getElementById("bulk-disable")!);
     await waitFor(() => expect(setEnabled).toHaveBeenCalledTimes(2));
-    expect(setEnabled.mock.calls.map((c) => [c[1], c[2]])).toEqual([["alerts", false], ["backup", false]]);
+    expect(setEnabled.mock.calls.map((c) => [c[1], c[2]])).toEqual([
+      ["alerts", false],
+      ["backup", false],
+    ]);
   });
 
   it("asks before deleting, saying how many", async () => {
-    const del = vi.spyOn(api, "deleteJob").mockImplementation(async (_c, name) => { jobs = jobs.filter((j) => j.name !== name); return null; });
+    const del = vi.spyOn(api, "deleteJob").mockImplementation(async (_c, name) => {
+      jobs = jobs.filter((j) => j.name !== name);
+      return null;
+    });
     render(<JobsView collection={C} title="default" />);
     fireEvent.click(await screen.findByLabelText("Select all shown jobs"));
     await waitFor(() => expect(screen.getByText("3 jobs selected")).toBeTruthy());
     // Delete on a focused row asks for the whole selection.
     fireEvent.keyDown(screen.getByTestId("job-row-backup"), { key: "Delete" });
-    await waitFor(() => expect(document.getElementById("confirm-bulk-delete-text")!.textContent)
-      .toContain("Delete 3 jobs? Their history goes with them."));
+    await waitFor(() =>
+      expect(document.getElementById("confirm-bulk-delete-text")!.textContent).toContain(
+        "Delete 3 jobs? Their history goes with them.",
+      ),
+    );
     expect(del).not.toHaveBeenCalled();
     fireEvent.click(document.getElementById("confirm-bulk-delete-yes")!);
     await waitFor(() => expect(del).toHaveBeenCalledTimes(3));

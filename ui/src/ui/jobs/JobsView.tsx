@@ -1,7 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type JobSummary, api, messageOf } from "../../ipc";
 import {
-  NO_FILTER, NEVER_RUN, type Sort, type TableFilter, filterOptions, nextSort, pruneSelection, toggleAll, toggleSelection,
+  NO_FILTER,
+  NEVER_RUN,
+  type Sort,
+  type TableFilter,
+  filterOptions,
+  nextSort,
+  pruneSelection,
+  toggleAll,
+  toggleSelection,
   visibleJobs,
 } from "../../logic/jobsTable";
 import { navigate, useEngineChanged } from "../hooks";
@@ -28,7 +36,13 @@ export function JobsView({ collection, title }: { collection: string; title: str
 
   // Reloads replace the rows in place (no loading state), so the table does not flicker.
   const reload = useCallback(() => {
-    api.listJobs(collection).then((j) => { setJobs(j); setLoadError(""); }, (e) => setLoadError(messageOf(e)));
+    api.listJobs(collection).then(
+      (j) => {
+        setJobs(j);
+        setLoadError("");
+      },
+      (e) => setLoadError(messageOf(e)),
+    );
   }, [collection]);
   useEffect(reload, [reload]);
   useEngineChanged(reload);
@@ -36,7 +50,9 @@ export function JobsView({ collection, title }: { collection: string; title: str
   const shown = useMemo(() => (jobs ? visibleJobs(jobs, filter, sort) : []), [jobs, filter, sort]);
   const names = useMemo(() => shown.map((j) => j.name), [shown]);
   // Rows that went away (deleted, filtered out) leave the selection.
-  useEffect(() => { if ([...selected].some((n) => !names.includes(n))) setSelected(pruneSelection(selected, names)); }, [names]);
+  useEffect(() => {
+    if ([...selected].some((n) => !names.includes(n))) setSelected(pruneSelection(selected, names));
+  }, [names]);
   const chosen = shown.filter((j) => selected.has(j.name));
   const single = chosen.length === 1 ? chosen[0] : null;
   const options = useMemo(() => filterOptions(jobs ?? []), [jobs]);
@@ -47,9 +63,16 @@ export function JobsView({ collection, title }: { collection: string; title: str
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
       if (t.closest("dialog[open]")) return;
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "f") { e.preventDefault(); search.current?.focus(); return; }
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "f") {
+        e.preventDefault();
+        search.current?.focus();
+        return;
+      }
       if (t.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === "n" || e.key === "N") { e.preventDefault(); navigate({ page: "new", collection }); }
+      if (e.key === "n" || e.key === "N") {
+        e.preventDefault();
+        navigate({ page: "new", collection });
+      }
     };
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
@@ -61,23 +84,60 @@ export function JobsView({ collection, title }: { collection: string; title: str
         <h1 id="jobs-title">{title}</h1>
         <div class="toolbar" role="toolbar" aria-label="Jobs">
           {/* With no jobs the empty state carries the one #new-job button. */}
-          {!empty && <button id="new-job" type="button" title="New job (N)" onClick={() => navigate({ page: "new", collection })}>New job</button>}
-          <button id="import-job" type="button" class="secondary" onClick={() => setImporting(true)}>Import job…</button>
-          <button id="export-collection" type="button" class="secondary outline" onClick={() => setExporting(true)}>Export…</button>
+          {!empty && (
+            <button
+              id="new-job"
+              type="button"
+              title="New job (N)"
+              onClick={() => navigate({ page: "new", collection })}
+            >
+              New job
+            </button>
+          )}
+          <button id="import-job" type="button" class="secondary" onClick={() => setImporting(true)}>
+            Import job…
+          </button>
+          <button id="export-collection" type="button" class="secondary outline" onClick={() => setExporting(true)}>
+            Export…
+          </button>
         </div>
       </div>
       {!empty && jobs && (
         <div class="jobs-filters">
-          <input id="jobs-search" ref={search} type="search" placeholder="Search by name (Ctrl+F)" aria-label="Search jobs by name"
-            value={filter.search} onInput={(e) => setFilter({ ...filter, search: e.currentTarget.value })} />
-          <select id="jobs-state-filter" aria-label="State" value={filter.state} onChange={(e) => setFilter({ ...filter, state: e.currentTarget.value })}>
+          <input
+            id="jobs-search"
+            ref={search}
+            type="search"
+            placeholder="Search by name (Ctrl+F)"
+            aria-label="Search jobs by name"
+            value={filter.search}
+            onInput={(e) => setFilter({ ...filter, search: e.currentTarget.value })}
+          />
+          <select
+            id="jobs-state-filter"
+            aria-label="State"
+            value={filter.state}
+            onChange={(e) => setFilter({ ...filter, state: e.currentTarget.value })}
+          >
             <option value="">Any state</option>
-            {options.states.map((s) => <option key={s} value={s}>{s}</option>)}
+            {options.states.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </select>
-          <select id="jobs-result-filter" aria-label="Last result" value={filter.lastResult}
-            onChange={(e) => setFilter({ ...filter, lastResult: e.currentTarget.value })}>
+          <select
+            id="jobs-result-filter"
+            aria-label="Last result"
+            value={filter.lastResult}
+            onChange={(e) => setFilter({ ...filter, lastResult: e.currentTarget.value })}
+          >
             <option value="">Any last result</option>
-            {options.results.map((r) => <option key={r} value={r}>{r === NEVER_RUN ? "Never run" : r}</option>)}
+            {options.results.map((r) => (
+              <option key={r} value={r}>
+                {r === NEVER_RUN ? "Never run" : r}
+              </option>
+            ))}
           </select>
         </div>
       )}
@@ -87,39 +147,84 @@ export function JobsView({ collection, title }: { collection: string; title: str
             {chosen.length === 0 ? "No job selected" : single ? single.name : `${chosen.length} jobs selected`}
           </span>
           {chosen.length > 1 ? (
-            <BulkActions collection={collection} selected={chosen} deleteRequested={deleteRequested}
-              onDeleteHandled={() => setDeleteRequested(false)} onDone={() => { setSelected(new Set()); reload(); }} />
+            <BulkActions
+              collection={collection}
+              selected={chosen}
+              deleteRequested={deleteRequested}
+              onDeleteHandled={() => setDeleteRequested(false)}
+              onDone={() => {
+                setSelected(new Set());
+                reload();
+              }}
+            />
           ) : (
-            <JobActions collection={collection} job={single} deleteRequested={deleteRequested}
+            <JobActions
+              collection={collection}
+              job={single}
+              deleteRequested={deleteRequested}
               onDeleteHandled={() => setDeleteRequested(false)}
               onChanged={(summary, duplicate) => {
                 if (duplicate) setSelected(new Set([duplicate]));
                 else if (summary === null) setSelected(new Set());
                 reload();
-              }} />
+              }}
+            />
           )}
         </div>
       )}
-      {loadError && <p class="error-text" role="alert">Could not list the jobs: {loadError}</p>}
+      {loadError && (
+        <p class="error-text" role="alert">
+          Could not list the jobs: {loadError}
+        </p>
+      )}
       {jobs === null && !loadError && <p aria-busy="true">Loading jobs…</p>}
       {empty && (
         <article class="empty-state">
           <h2>No jobs in {title}</h2>
-          <p>A job calls a URL, puts a message on a queue or shows a notification — once, or on a schedule you build visually.</p>
-          <button id="new-job" type="button" onClick={() => navigate({ page: "new", collection })}>Create a job</button>
+          <p>
+            A job calls a URL, puts a message on a queue or shows a notification — once, or on a schedule you build
+            visually.
+          </p>
+          <button id="new-job" type="button" onClick={() => navigate({ page: "new", collection })}>
+            Create a job
+          </button>
         </article>
       )}
-      {jobs && jobs.length > 0 && shown.length === 0 && <p class="muted" id="jobs-none-match">No job matches the search and filters.</p>}
+      {jobs && jobs.length > 0 && shown.length === 0 && (
+        <p class="muted" id="jobs-none-match">
+          No job matches the search and filters.
+        </p>
+      )}
       {shown.length > 0 && (
-        <JobsTable jobs={shown} selected={selected} sort={sort} onSort={(k) => setSort(nextSort(sort, k))}
-          onToggle={(name, range) => { setSelected(toggleSelection(selected, names, name, anchor, range)); setAnchor(name); }}
+        <JobsTable
+          jobs={shown}
+          selected={selected}
+          sort={sort}
+          onSort={(k) => setSort(nextSort(sort, k))}
+          onToggle={(name, range) => {
+            setSelected(toggleSelection(selected, names, name, anchor, range));
+            setAnchor(name);
+          }}
           onToggleAll={() => setSelected(toggleAll(selected, names))}
           onOpen={(name) => navigate({ page: "job", collection, job: name })}
-          onDelete={(name) => { if (!selected.has(name)) setSelected(new Set([name])); setDeleteRequested(true); }} />
+          onDelete={(name) => {
+            if (!selected.has(name)) setSelected(new Set([name]));
+            setDeleteRequested(true);
+          }}
+        />
       )}
       <ExportDialog open={exporting} collection={collection} name={title} onClose={() => setExporting(false)} />
-      <ImportDialog open={importing} collection={collection} onClose={() => setImporting(false)}
-        onImported={(name) => { setImporting(false); toast(`Imported ${name}`); setSelected(new Set([name])); reload(); }} />
+      <ImportDialog
+        open={importing}
+        collection={collection}
+        onClose={() => setImporting(false)}
+        onImported={(name) => {
+          setImporting(false);
+          toast(`Imported ${name}`);
+          setSelected(new Set([name]));
+          reload();
+        }}
+      />
     </section>
   );
 }

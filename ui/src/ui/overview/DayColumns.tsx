@@ -18,16 +18,24 @@ export function DayColumns({ buckets, now, selection, onSelect }: Props) {
     <div class="day-columns" style={{ gridTemplateColumns: `3rem repeat(${buckets.length}, minmax(0, 1fr))` }}>
       <div class="hour-labels" aria-hidden="true">
         <div class="day-head-spacer" />
-        {HOURS.map((h) => <div key={h} class="hour-label">{String(h).padStart(2, "0")}</div>)}
+        {HOURS.map((h) => (
+          <div key={h} class="hour-label">
+            {String(h).padStart(2, "0")}
+          </div>
+        ))}
       </div>
       {buckets.map((b, i) => {
         const next = buckets[i + 1]?.start ?? b.start + DAY_MS;
         const at = nowPosition(now, b, next);
         return (
           <div key={b.day} class="day-column" data-day={b.day}>
-            <button type="button" class={`day-head${selection.day === b.day && selection.hour === null ? " selected" : ""}`}
-              data-testid={`overview-day-${b.day}`} aria-pressed={selection.day === b.day && selection.hour === null}
-              onClick={() => onSelect({ day: b.day, hour: null })}>
+            <button
+              type="button"
+              class={`day-head${selection.day === b.day && selection.hour === null ? " selected" : ""}`}
+              data-testid={`overview-day-${b.day}`}
+              aria-pressed={selection.day === b.day && selection.hour === null}
+              onClick={() => onSelect({ day: b.day, hour: null })}
+            >
               {dayLabel(b.day)} <small class="muted">{b.total}</small>
             </button>
             <div class="hours">
@@ -36,14 +44,23 @@ export function DayColumns({ buckets, now, selection, onSelect }: Props) {
                 const tone = toneOf(b.hourCategories[h]);
                 const selected = selection.day === b.day && selection.hour === h;
                 return (
-                  <button key={h} type="button" tabIndex={-1} class={`hour-cell${tone ? ` cat-${tone}` : ""}${selected ? " selected" : ""}`}
-                    data-hour={h} data-count={count} aria-label={`${b.day} ${h}:00, ${count} runs`}
-                    onClick={() => onSelect({ day: b.day, hour: h })}>
+                  <button
+                    key={h}
+                    type="button"
+                    tabIndex={-1}
+                    class={`hour-cell${tone ? ` cat-${tone}` : ""}${selected ? " selected" : ""}`}
+                    data-hour={h}
+                    data-count={count}
+                    aria-label={`${b.day} ${h}:00, ${count} runs`}
+                    onClick={() => onSelect({ day: b.day, hour: h })}
+                  >
                     {count > 0 ? count : ""}
                   </button>
                 );
               })}
-              {at !== null && <div id="overview-now" class="now-line" style={{ top: `${(at * 100).toFixed(2)}%` }} title="now" />}
+              {at !== null && (
+                <div id="overview-now" class="now-line" style={{ top: `${(at * 100).toFixed(2)}%` }} title="now" />
+              )}
             </div>
           </div>
         );

@@ -6,8 +6,12 @@ export function HeatStrip({ buckets }: { buckets: readonly DayBucket[] }) {
   return (
     <div id="overview-heat" class="heat-strip" role="img" aria-label={`Runs per hour; the busiest hour has ${max}`}>
       {counts.map((c, i) => (
-        <span key={i} class={`heat heat-${heatLevel(c, max)}`} data-count={c}
-          title={`${buckets[Math.floor(i / 24)].day} ${String(i % 24).padStart(2, "0")}:00 · ${c} runs`} />
+        <span
+          key={i}
+          class={`heat heat-${heatLevel(c, max)}`}
+          data-count={c}
+          title={`${buckets[Math.floor(i / 24)].day} ${String(i % 24).padStart(2, "0")}:00 · ${c} runs`}
+        />
       ))}
     </div>
   );

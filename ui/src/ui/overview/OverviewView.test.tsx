@@ -7,11 +7,35 @@ import { OverviewView } from "./OverviewView";
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0); // Wednesday 25 November 2026, 12:00 UTC
 const collections = [
-  { id: "local/desktop/default", name: "default", subscription: "local", resourceGroup: "desktop", state: "Enabled", plan: "P20Premium", maxJobCount: 1000, jobCount: 2, minRecurrence: "1 Minute" },
-  { id: "local/desktop/other", name: "other", subscription: "local", resourceGroup: "desktop", state: "Enabled", plan: "P20Premium", maxJobCount: 1000, jobCount: 1, minRecurrence: "1 Minute" },
+  {
+    id: "local/desktop/default",
+    name: "default",
+    subscription: "local",
+    resourceGroup: "desktop",
+    state: "Enabled",
+    plan: "P20Premium",
+    maxJobCount: 1000,
+    jobCount: 2,
+    minRecurrence: "1 Minute",
+  },
+  {
+    id: "local/desktop/other",
+    name: "other",
+    subscription: "local",
+    resourceGroup: "desktop",
+    state: "Enabled",
+    plan: "P20Premium",
+    maxJobCount: 1000,
+    jobCount: 1,
+    minRecurrence: "1 Minute",
+  },
 ];
-const run = (job: number, at: string, kind: number, over: { status?: string; action?: string; calendar?: string } = {}) =>
-  ({ job, at: Date.parse(at), kind, status: null, action: null, calendar: null, ...over });
+const run = (
+  job: number,
+  at: string,
+  kind: number,
+  over: { status?: string; action?: string; calendar?: string } = {},
+) => ({ job, at: Date.parse(at), kind, status: null, action: null, calendar: null, ...over });
 const FROM = "2026-11-23T00:00:00Z";
 const answer: OverviewResult = {
   now: "2026-11-25T12:00:00Z",
@@ -33,13 +57,18 @@ const answer: OverviewResult = {
 
 // Outside Tauri the ipc layer loads the development fake on first use (events included): load it
 // before the tests, not while the environment is torn down after them.
-beforeAll(async () => { await import("../../ipc/fake"); });
+beforeAll(async () => {
+  await import("../../ipc/fake");
+});
 
 beforeEach(() => {
   location.hash = "#/overview";
   vi.spyOn(api, "overview").mockResolvedValue(answer);
 });
-afterEach(() => { cleanup(); vi.restoreAllMocks(); });
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 function show() {
   return render(<OverviewView collections={collections} initialZone="UTC" clock={() => NOW} />);
@@ -87,13 +116,16 @@ describe("the overview", () => {
   it("filters by name and collection", async () => {
     show();
     await screen.findByTestId("overview-day-2026-11-24");
-    const count = () => document.querySelector('[data-day="2026-11-24"] .hour-cell[data-hour="9"]')!.getAttribute("data-count");
+    const count = () =>
+      document.querySelector('[data-day="2026-11-24"] .hour-cell[data-hour="9"]')!.getAttribute("data-count");
     fireEvent.input(screen.getByLabelText("Search jobs by name"), { target: { value: "back" } });
     await waitFor(() => expect(count()).toBe("1"));
     fireEvent.input(screen.getByLabelText("Search jobs by name"), { target: { value: "" } });
     fireEvent.change(screen.getByLabelText("Collection"), { target: { value: "local/desktop/other" } });
     await waitFor(() => expect(count()).toBe("0"));
-    expect(document.querySelector('[data-day="2026-11-26"] .hour-cell[data-hour="9"]')!.className).toContain("cat-blackedOut");
+    expect(document.querySelector('[data-day="2026-11-26"] .hour-cell[data-hour="9"]')!.className).toContain(
+      "cat-blackedOut",
+    );
   });
 
   it("moves between days with the arrow keys, into the next week", async () => {
@@ -101,15 +133,21 @@ describe("the overview", () => {
     await screen.findByTestId("overview-day-2026-11-24");
     const calendar = document.getElementById("overview-calendar")!;
     fireEvent.keyDown(calendar, { key: "ArrowRight" });
-    await waitFor(() => expect(screen.getByTestId("overview-day-2026-11-26").getAttribute("aria-pressed")).toBe("true"));
+    await waitFor(() =>
+      expect(screen.getByTestId("overview-day-2026-11-26").getAttribute("aria-pressed")).toBe("true"),
+    );
     for (let i = 0; i < 4; i++) fireEvent.keyDown(calendar, { key: "ArrowRight" });
-    await waitFor(() => expect(api.overview).toHaveBeenLastCalledWith("2026-11-30T00:00:00Z", "2026-12-07T00:00:00Z", null));
+    await waitFor(() =>
+      expect(api.overview).toHaveBeenLastCalledWith("2026-11-30T00:00:00Z", "2026-12-07T00:00:00Z", null),
+    );
   });
 
   it("shows a month as day cells and an agenda as lists", async () => {
     show();
     fireEvent.click(await screen.findByText("Month"));
-    await waitFor(() => expect(api.overview).toHaveBeenLastCalledWith("2026-11-01T00:00:00Z", "2026-12-01T00:00:00Z", null));
+    await waitFor(() =>
+      expect(api.overview).toHaveBeenLastCalledWith("2026-11-01T00:00:00Z", "2026-12-01T00:00:00Z", null),
+    );
     expect(document.querySelectorAll(".month-day")).toHaveLength(30);
     expect(screen.getByTestId("overview-day-2026-11-24").className).toContain("cat-failed");
     fireEvent.click(screen.getByText("Agenda"));

@@ -4,8 +4,19 @@
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { type CollectionSummary, type OverviewResult, api, messageOf } from "../../ipc";
 import {
-  CATEGORIES, CATEGORY_LABELS, VIEWS, type View, bucketRuns, busyWarnings, localDay, localTime, runsInHour, shiftDay,
-  shiftView, viewDays, viewWindow,
+  CATEGORIES,
+  CATEGORY_LABELS,
+  VIEWS,
+  type View,
+  bucketRuns,
+  busyWarnings,
+  localDay,
+  localTime,
+  runsInHour,
+  shiftDay,
+  shiftView,
+  viewDays,
+  viewWindow,
 } from "../../logic/overview";
 import { knownZone } from "../../logic/zonedTime";
 import { navigate, useEngineChanged } from "../hooks";
@@ -18,7 +29,11 @@ import "./overview.css";
 const LIST_LIMIT = 100;
 
 export function userZone(): string {
-  try { return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"; } catch { return "UTC"; }
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
 }
 
 type Props = {
@@ -44,17 +59,29 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
   const days = useMemo(() => viewDays(view, anchor), [view, anchor]);
   const window_ = useMemo(() => viewWindow(days, zone), [days, zone]);
   const reload = useCallback(() => {
-    api.overview(window_.from, window_.to, null).then((d) => { setData(d); setError(""); }, (e) => setError(messageOf(e)));
+    api.overview(window_.from, window_.to, null).then(
+      (d) => {
+        setData(d);
+        setError("");
+      },
+      (e) => setError(messageOf(e)),
+    );
   }, [window_]);
   useEffect(reload, [reload]);
   useEngineChanged(reload);
   // Runs come due and "now" moves: refresh once a minute.
   useEffect(() => {
-    const t = setInterval(() => { setNow(clock()); reload(); }, 60_000);
+    const t = setInterval(() => {
+      setNow(clock());
+      reload();
+    }, 60_000);
     return () => clearInterval(t);
   }, [reload]);
 
-  const filter = useMemo(() => ({ collections: collection ? new Set([collection]) : null, search }), [collection, search]);
+  const filter = useMemo(
+    () => ({ collections: collection ? new Set([collection]) : null, search }),
+    [collection, search],
+  );
   const buckets = useMemo(() => (data ? bucketRuns(data, days, zone, filter) : null), [data, days, zone, filter]);
   const today = localDay(now, zone);
   const open = (t: { page: "job" | "history"; collection: string; job: string }) => navigate(t);
@@ -65,15 +92,23 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
     if (!viewDays(view, anchor).includes(s.day)) setAnchor(s.day);
   };
   const onKeyDown = (e: KeyboardEvent) => {
-    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: view === "month" ? -7 : -1, ArrowDown: view === "month" ? 7 : 1 }[e.key];
+    const step = {
+      ArrowLeft: -1,
+      ArrowRight: 1,
+      ArrowUp: view === "month" ? -7 : -1,
+      ArrowDown: view === "month" ? 7 : 1,
+    }[e.key];
     if (step === undefined || (e.target as HTMLElement).closest("input, select")) return;
     e.preventDefault();
     select({ day: shiftDay(selection.day, step), hour: null });
   };
 
   const bucket = buckets?.find((b) => b.day === selection.day) ?? null;
-  const selectedRuns = data && bucket ? (selection.hour === null ? bucket.runs : runsInHour(data, bucket, selection.hour, zone)) : [];
-  const warnings = data ? busyWarnings(data.busyMinutes, (ms) => `${localTime(ms, zone)} on ${dayLabel(localDay(ms, zone))}`) : [];
+  const selectedRuns =
+    data && bucket ? (selection.hour === null ? bucket.runs : runsInHour(data, bucket, selection.hour, zone)) : [];
+  const warnings = data
+    ? busyWarnings(data.busyMinutes, (ms) => `${localTime(ms, zone)} on ${dayLabel(localDay(ms, zone))}`)
+    : [];
   const truncated = data?.jobs.filter((j) => j.truncated).map((j) => j.name) ?? [];
 
   return (
@@ -81,66 +116,171 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
       <div class="page-header">
         <h1 id="overview-title">Overview</h1>
         <div class="toolbar" role="toolbar" aria-label="Shown days">
-          <button id="overview-prev" type="button" class="outline" aria-label="Earlier" onClick={() => setAnchor(shiftView(view, anchor, -1))}>‹</button>
-          <button id="overview-today" type="button" class="outline" onClick={() => select({ day: today, hour: null })}>Today</button>
-          <button id="overview-next" type="button" class="outline" aria-label="Later" onClick={() => setAnchor(shiftView(view, anchor, 1))}>›</button>
-          <strong id="overview-range">{days.length === 1 ? dayLabel(days[0]) : `${dayLabel(days[0])} – ${dayLabel(days[days.length - 1])}`}</strong>
+          <button
+            id="overview-prev"
+            type="button"
+            class="outline"
+            aria-label="Earlier"
+            onClick={() => setAnchor(shiftView(view, anchor, -1))}
+          >
+            ‹
+          </button>
+          <button id="overview-today" type="button" class="outline" onClick={() => select({ day: today, hour: null })}>
+            Today
+          </button>
+          <button
+            id="overview-next"
+            type="button"
+            class="outline"
+            aria-label="Later"
+            onClick={() => setAnchor(shiftView(view, anchor, 1))}
+          >
+            ›
+          </button>
+          <strong id="overview-range">
+            {days.length === 1 ? dayLabel(days[0]) : `${dayLabel(days[0])} – ${dayLabel(days[days.length - 1])}`}
+          </strong>
           <div role="group" class="view-switch" aria-label="View">
             {VIEWS.map((v) => (
-              <button key={v} id={`overview-view-${v}`} type="button" class={v === view ? "" : "outline"} aria-pressed={v === view}
-                onClick={() => { setView(v); setAnchor(selection.day); }}>{v[0].toUpperCase() + v.slice(1)}</button>
+              <button
+                key={v}
+                id={`overview-view-${v}`}
+                type="button"
+                class={v === view ? "" : "outline"}
+                aria-pressed={v === view}
+                onClick={() => {
+                  setView(v);
+                  setAnchor(selection.day);
+                }}
+              >
+                {v[0].toUpperCase() + v.slice(1)}
+              </button>
             ))}
           </div>
         </div>
       </div>
       <div class="overview-filters">
-        <input id="overview-search" type="search" placeholder="Search jobs by name" aria-label="Search jobs by name" value={search}
-          onInput={(e) => setSearch(e.currentTarget.value)} />
-        <select id="overview-collection" aria-label="Collection" value={collection} onChange={(e) => setCollection(e.currentTarget.value)}>
+        <input
+          id="overview-search"
+          type="search"
+          placeholder="Search jobs by name"
+          aria-label="Search jobs by name"
+          value={search}
+          onInput={(e) => setSearch(e.currentTarget.value)}
+        />
+        <select
+          id="overview-collection"
+          aria-label="Collection"
+          value={collection}
+          onChange={(e) => setCollection(e.currentTarget.value)}
+        >
           <option value="">All collections</option>
-          {collections.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+          {collections.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
         </select>
-        <input id="overview-zone" list="overview-zones" aria-label="Time zone" value={zoneText}
-          onInput={(e) => { const z = e.currentTarget.value; setZoneText(z); if (z.trim() && knownZone(z)) setZone(z.trim()); }} />
-        <datalist id="overview-zones">{[userZone(), "UTC", "Europe/Berlin", "America/New_York"].map((z) => <option key={z} value={z} />)}</datalist>
+        <input
+          id="overview-zone"
+          list="overview-zones"
+          aria-label="Time zone"
+          value={zoneText}
+          onInput={(e) => {
+            const z = e.currentTarget.value;
+            setZoneText(z);
+            if (z.trim() && knownZone(z)) setZone(z.trim());
+          }}
+        />
+        <datalist id="overview-zones">
+          {[userZone(), "UTC", "Europe/Berlin", "America/New_York"].map((z) => (
+            <option key={z} value={z} />
+          ))}
+        </datalist>
       </div>
       <ul class="overview-legend" aria-label="Legend">
-        {CATEGORIES.map((c) => <li key={c}><span class={`swatch cat-${c}`} /> {CATEGORY_LABELS[c]}</li>)}
+        {CATEGORIES.map((c) => (
+          <li key={c}>
+            <span class={`swatch cat-${c}`} /> {CATEGORY_LABELS[c]}
+          </li>
+        ))}
       </ul>
-      {error && <p class="error-text" role="alert">Could not read the overview: {error}</p>}
+      {error && (
+        <p class="error-text" role="alert">
+          Could not read the overview: {error}
+        </p>
+      )}
       {warnings.length > 0 && (
         <div id="overview-busy" class="overview-warning" role="note">
           <strong>Many jobs call the same host in the same minute:</strong>
-          <ul>{warnings.map((w) => <li key={w.host}>{w.text}</li>)}</ul>
+          <ul>
+            {warnings.map((w) => (
+              <li key={w.host}>{w.text}</li>
+            ))}
+          </ul>
         </div>
       )}
-      {truncated.length > 0 && <p class="muted">More runs than shown for {truncated.join(", ")} (a job lists at most 2,000 in a window).</p>}
+      {truncated.length > 0 && (
+        <p class="muted">More runs than shown for {truncated.join(", ")} (a job lists at most 2,000 in a window).</p>
+      )}
       {buckets === null && !error && <p aria-busy="true">Loading the overview…</p>}
       {buckets && data && (
-        <div id="overview-calendar" class="overview-body" tabIndex={0} onKeyDown={onKeyDown}
-          aria-label="Runs by day: arrow keys move between days">
+        <div
+          id="overview-calendar"
+          class="overview-body"
+          role="application"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: the calendar takes the arrow keys, so it must take focus
+          tabIndex={0}
+          onKeyDown={onKeyDown}
+          aria-label="Runs by day: arrow keys move between days"
+        >
           <HeatStrip buckets={buckets} />
-          {(view === "day" || view === "week") && <DayColumns buckets={buckets} now={now} selection={selection} onSelect={select} />}
+          {(view === "day" || view === "week") && (
+            <DayColumns buckets={buckets} now={now} selection={selection} onSelect={select} />
+          )}
           {view === "month" && <MonthGrid buckets={buckets} today={today} selection={selection} onSelect={select} />}
           {view === "agenda" ? (
             <div id="overview-agenda">
-              {buckets.filter((b) => b.total > 0).map((b) => (
-                <section key={b.day} data-testid={`agenda-${b.day}`}>
-                  <h2 class="agenda-day">{dayLabel(b.day)} <small class="muted">{b.total} runs</small></h2>
-                  <RunList data={data} runs={b.runs} zone={zone} limit={20} onOpen={open} label={`Runs on ${b.day}`}
-                    onMore={() => { setView("day"); select({ day: b.day, hour: null }); }} />
-                </section>
-              ))}
+              {buckets
+                .filter((b) => b.total > 0)
+                .map((b) => (
+                  <section key={b.day} data-testid={`agenda-${b.day}`}>
+                    <h2 class="agenda-day">
+                      {dayLabel(b.day)} <small class="muted">{b.total} runs</small>
+                    </h2>
+                    <RunList
+                      data={data}
+                      runs={b.runs}
+                      zone={zone}
+                      limit={20}
+                      onOpen={open}
+                      label={`Runs on ${b.day}`}
+                      onMore={() => {
+                        setView("day");
+                        select({ day: b.day, hour: null });
+                      }}
+                    />
+                  </section>
+                ))}
               {buckets.every((b) => b.total === 0) && <p class="muted">No runs in these days.</p>}
             </div>
           ) : (
             <section id="overview-selection" aria-live="polite">
               <h2 class="agenda-day">
-                {dayLabel(selection.day)}{selection.hour !== null && `, ${String(selection.hour).padStart(2, "0")}:00–${String(selection.hour + 1).padStart(2, "0")}:00`}{" "}
+                {dayLabel(selection.day)}
+                {selection.hour !== null &&
+                  `, ${String(selection.hour).padStart(2, "0")}:00–${String(selection.hour + 1).padStart(2, "0")}:00`}{" "}
                 <small class="muted">{selectedRuns.length} runs</small>
               </h2>
-              <RunList data={data} runs={selectedRuns} zone={zone} limit={limit} onOpen={open}
-                label={`Runs on ${selection.day}`} onMore={() => setLimit((l) => l + LIST_LIMIT * 5)} />
+              <RunList
+                data={data}
+                runs={selectedRuns}
+                zone={zone}
+                limit={limit}
+                onOpen={open}
+                label={`Runs on ${selection.day}`}
+                onMore={() => setLimit((l) => l + LIST_LIMIT * 5)}
+              />
             </section>
           )}
         </div>

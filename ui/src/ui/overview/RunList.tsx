@@ -1,4 +1,13 @@
-import { CATEGORY_LABELS, KIND_BLACKED_OUT, KIND_PAST, type OverviewData, categoryOf, localTime, runAt, runTarget } from "../../logic/overview";
+import {
+  CATEGORY_LABELS,
+  KIND_BLACKED_OUT,
+  KIND_PAST,
+  type OverviewData,
+  categoryOf,
+  localTime,
+  runAt,
+  runTarget,
+} from "../../logic/overview";
 
 type Props = {
   data: OverviewData;
@@ -23,15 +32,24 @@ export function RunList({ data, runs, zone, limit, onMore, onOpen, label }: Prop
           const job = data.jobs[run.job];
           const category = categoryOf(data, i);
           const past = run.kind === KIND_PAST;
-          const what = past ? `${run.status ?? ""}${run.action && run.action !== "MainAction" ? ` (${run.action})` : ""}`
-            : run.kind === KIND_BLACKED_OUT ? `blacked out by ${run.calendar ?? "a calendar"}` : CATEGORY_LABELS[category];
+          const what = past
+            ? `${run.status ?? ""}${run.action && run.action !== "MainAction" ? ` (${run.action})` : ""}`
+            : run.kind === KIND_BLACKED_OUT
+              ? `blacked out by ${run.calendar ?? "a calendar"}`
+              : CATEGORY_LABELS[category];
           const at = new Date(run.at).toISOString().replace(/\.\d{3}Z$/, "Z");
           return (
             <li key={i}>
-              <button type="button" class={`run-chip cat-${category}`} data-testid="overview-run" data-job={job.name}
-                data-category={category} data-at={at}
+              <button
+                type="button"
+                class={`run-chip cat-${category}`}
+                data-testid="overview-run"
+                data-job={job.name}
+                data-category={category}
+                data-at={at}
                 title={`${job.name} · ${what}${past ? " · opens the history" : " · opens the job"}`}
-                onClick={() => onOpen(runTarget(data, i))}>
+                onClick={() => onOpen(runTarget(data, i))}
+              >
                 <time dateTime={at}>{localTime(run.at, zone)}</time> <span class="run-job">{job.name}</span>{" "}
                 <small class="run-what">{what}</small>
               </button>
@@ -42,7 +60,11 @@ export function RunList({ data, runs, zone, limit, onMore, onOpen, label }: Prop
       {runs.length > shown.length && (
         <p class="muted">
           and {runs.length - shown.length} more{" "}
-          {onMore && <button type="button" class="secondary outline small" onClick={onMore}>Show more</button>}
+          {onMore && (
+            <button type="button" class="secondary outline small" onClick={onMore}>
+              Show more
+            </button>
+          )}
         </p>
       )}
     </div>

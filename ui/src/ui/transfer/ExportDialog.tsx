@@ -31,7 +31,15 @@ export function ExportDialog({ open, collection, name, onClose }: Props) {
     if (local.length) return;
     setBusy(true);
     try {
-      setDone(await api.exportCollection({ collection, format, withSecrets: secrets, passphrase: secrets ? passphrase : null, path: path.trim() }));
+      setDone(
+        await api.exportCollection({
+          collection,
+          format,
+          withSecrets: secrets,
+          passphrase: secrets ? passphrase : null,
+          path: path.trim(),
+        }),
+      );
     } catch (err) {
       setErrors(errorsOf(err).length ? errorsOf(err) : [{ path: "", code: "Error", message: messageOf(err) }]);
     } finally {
@@ -44,8 +52,15 @@ export function ExportDialog({ open, collection, name, onClose }: Props) {
       <form class="transfer-form" onSubmit={submit}>
         <div class="field">
           <label for="export-format">Format</label>
-          <select id="export-format" value={format} aria-invalid={by.format ? "true" : undefined}
-            onChange={(e) => { setFormat(e.currentTarget.value as TransferFormat); setDone(null); }}>
+          <select
+            id="export-format"
+            value={format}
+            aria-invalid={by.format ? "true" : undefined}
+            onChange={(e) => {
+              setFormat(e.currentTarget.value as TransferFormat);
+              setDone(null);
+            }}
+          >
             <option value="Bundle">Kairos bundle (the collection, its calendars and jobs)</option>
             <option value="Template">ARM template (Azure; secrets become parameters)</option>
             <option value="Crontab">Crontab (the jobs cron can express)</option>
@@ -53,41 +68,83 @@ export function ExportDialog({ open, collection, name, onClose }: Props) {
           <FieldMessages id="export-format" field="format" errors={by.format ?? []} />
         </div>
         {format === "Bundle" && (
-          <label><input id="export-with-secrets" type="checkbox" checked={withSecrets} onChange={(e) => setWithSecrets(e.currentTarget.checked)} />
-            With the jobs' secrets, sealed with a passphrase</label>
+          <label>
+            <input
+              id="export-with-secrets"
+              type="checkbox"
+              checked={withSecrets}
+              onChange={(e) => setWithSecrets(e.currentTarget.checked)}
+            />
+            With the jobs' secrets, sealed with a passphrase
+          </label>
         )}
         {secrets && (
           <div class="grid">
             <div class="field">
               <label for="export-passphrase">Passphrase</label>
-              <input id="export-passphrase" type="password" autoComplete="new-password" value={passphrase}
-                aria-invalid={by.passphrase ? "true" : undefined} onInput={(e) => setPassphrase(e.currentTarget.value)} />
+              <input
+                id="export-passphrase"
+                type="password"
+                autoComplete="new-password"
+                value={passphrase}
+                aria-invalid={by.passphrase ? "true" : undefined}
+                onInput={(e) => setPassphrase(e.currentTarget.value)}
+              />
               <FieldMessages id="export-passphrase" field="passphrase" errors={by.passphrase ?? []} />
             </div>
             <div class="field">
               <label for="export-passphrase-again">Passphrase again</label>
-              <input id="export-passphrase-again" type="password" autoComplete="new-password" value={again}
-                aria-invalid={by.again ? "true" : undefined} onInput={(e) => setAgain(e.currentTarget.value)} />
+              <input
+                id="export-passphrase-again"
+                type="password"
+                autoComplete="new-password"
+                value={again}
+                aria-invalid={by.again ? "true" : undefined}
+                onInput={(e) => setAgain(e.currentTarget.value)}
+              />
               <FieldMessages id="export-passphrase-again" field="again" errors={by.again ?? []} />
             </div>
           </div>
         )}
-        <PathField id="export-path" label="Save as" value={path} onInput={(v) => { setPath(v); setDone(null); }} errors={by.path}
+        <PathField
+          id="export-path"
+          label="Save as"
+          value={path}
+          onInput={(v) => {
+            setPath(v);
+            setDone(null);
+          }}
+          errors={by.path}
           placeholder={`/home/you/${exportFileName(name, format)}`}
           pick={{ kind: "save", title: `Export ${name}`, defaultPath: exportFileName(name, format) }}
-          hint={secrets ? "The file is made readable by you only." : undefined} />
-        {by[""] && <p id="export-error" class="error-text" role="alert">{by[""].join(" ")}</p>}
+          hint={secrets ? "The file is made readable by you only." : undefined}
+        />
+        {by[""] && (
+          <p id="export-error" class="error-text" role="alert">
+            {by[""].join(" ")}
+          </p>
+        )}
         {done && (
           <div id="export-done" role="status">
-            <p>Saved to <code>{done.path}</code>.</p>
+            <p>
+              Saved to <code>{done.path}</code>.
+            </p>
             {done.warnings.length > 0 && (
-              <ul id="export-warnings" class="warning-list">{done.warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+              <ul id="export-warnings" class="warning-list">
+                {done.warnings.map((w) => (
+                  <li key={w}>{w}</li>
+                ))}
+              </ul>
             )}
           </div>
         )}
         <footer class="dialog-actions">
-          <button id="export-close" type="button" class="secondary" onClick={onClose}>{done ? "Done" : "Cancel"}</button>
-          <button id="export-submit" type="submit" aria-busy={busy} disabled={busy}>Export</button>
+          <button id="export-close" type="button" class="secondary" onClick={onClose}>
+            {done ? "Done" : "Cancel"}
+          </button>
+          <button id="export-submit" type="submit" aria-busy={busy} disabled={busy}>
+            Export
+          </button>
         </footer>
       </form>
     </Modal>

@@ -2,7 +2,15 @@
 // file) or a crontab. Preview first (what would happen to each job), then Import; the report
 // stays shown (docs/semantics.md, "Import and export").
 import { useEffect, useState } from "preact/hooks";
-import { type FieldError, type ImportRequest, type ImportResult, CommandFailure, api, errorsOf, messageOf } from "../../ipc";
+import {
+  type FieldError,
+  type ImportRequest,
+  type ImportResult,
+  CommandFailure,
+  api,
+  errorsOf,
+  messageOf,
+} from "../../ipc";
 import { type FormatChoice, errorsByField, formatFor, importCounts, importFields } from "../../logic/transfer";
 import { Modal } from "../Modal";
 import { FieldMessages, PathField } from "./PathField";
@@ -26,7 +34,12 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
   const [busy, setBusy] = useState(false);
 
   // A report belongs to one showing of the dialog; the paths and options are kept for the next.
-  useEffect(() => { if (open) { setResult(null); setErrors([]); } }, [open]);
+  useEffect(() => {
+    if (open) {
+      setResult(null);
+      setErrors([]);
+    }
+  }, [open]);
 
   const format = formatFor(path, choice);
   // Once previewed, the file's own format decides (a bundle takes no parameters file).
@@ -34,11 +47,13 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
   const by = errorsByField(errors, FIELDS);
 
   const request = (): ImportRequest => ({
-    path: path.trim(), format,
+    path: path.trim(),
+    format,
     passphrase: shown.passphrase && passphrase ? passphrase : null,
     parametersPath: shown.parameters && parametersPath.trim() ? parametersPath.trim() : null,
     collection: shown.collection && collection.trim() ? collection.trim() : null,
-    replace, continueOnError,
+    replace,
+    continueOnError,
   });
 
   const go = async (run: boolean) => {
@@ -60,15 +75,40 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
   const counts = result && importCounts(result);
   return (
     <Modal id="import-file-dialog" open={open} onClose={onClose} title="Import collections and jobs">
-      <form class="transfer-form" onSubmit={(e) => { e.preventDefault(); go(false); }}>
-        <PathField id="import-path" label="File" value={path} onInput={(v) => { setPath(v); setResult(null); }}
-          errors={by.path} placeholder="/home/you/jobs.json" pick={{ kind: "file", title: "Import a file" }}
-          hint="A Kairos bundle or an ARM template (JSON, told apart by their contents), or a crontab." />
+      <form
+        class="transfer-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          go(false);
+        }}
+      >
+        <PathField
+          id="import-path"
+          label="File"
+          value={path}
+          onInput={(v) => {
+            setPath(v);
+            setResult(null);
+          }}
+          errors={by.path}
+          placeholder="/home/you/jobs.json"
+          pick={{ kind: "file", title: "Import a file" }}
+          hint="A Kairos bundle or an ARM template (JSON, told apart by their contents), or a crontab."
+        />
         <div class="field">
           <label for="import-format">Format</label>
-          <select id="import-format" value={choice} aria-invalid={by.format ? "true" : undefined}
-            onChange={(e) => { setChoice(e.currentTarget.value as FormatChoice); setResult(null); }}>
-            <option value="auto">{format === "Crontab" ? "Crontab (by its name)" : "Bundle or template (from the JSON)"}</option>
+          <select
+            id="import-format"
+            value={choice}
+            aria-invalid={by.format ? "true" : undefined}
+            onChange={(e) => {
+              setChoice(e.currentTarget.value as FormatChoice);
+              setResult(null);
+            }}
+          >
+            <option value="auto">
+              {format === "Crontab" ? "Crontab (by its name)" : "Bundle or template (from the JSON)"}
+            </option>
             <option value="Bundle">Kairos bundle</option>
             <option value="Template">ARM template</option>
             <option value="Crontab">Crontab</option>
@@ -76,39 +116,88 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
           <FieldMessages id="import-format" field="format" errors={by.format ?? []} />
         </div>
         {shown.parameters && (
-          <PathField id="import-parameters" label="Parameters file (templates)" value={parametersPath} onInput={setParametersPath}
-            errors={by.parametersPath} placeholder="optional: /home/you/jobs.parameters.json" pick={{ kind: "file", title: "The template's parameters" }} />
+          <PathField
+            id="import-parameters"
+            label="Parameters file (templates)"
+            value={parametersPath}
+            onInput={setParametersPath}
+            errors={by.parametersPath}
+            placeholder="optional: /home/you/jobs.parameters.json"
+            pick={{ kind: "file", title: "The template's parameters" }}
+          />
         )}
         {shown.collection && (
           <div class="field">
             <label for="import-collection">Into collection</label>
-            <input id="import-collection" value={collection} placeholder="crontab" onInput={(e) => setCollection(e.currentTarget.value)}
-              aria-invalid={by.collection ? "true" : undefined} />
+            <input
+              id="import-collection"
+              value={collection}
+              placeholder="crontab"
+              onInput={(e) => setCollection(e.currentTarget.value)}
+              aria-invalid={by.collection ? "true" : undefined}
+            />
             <FieldMessages id="import-collection" field="collection" errors={by.collection ?? []} />
           </div>
         )}
         {shown.passphrase && (
           <div class="field">
             <label for="import-passphrase">Passphrase of the bundle's secrets</label>
-            <input id="import-passphrase" type="password" value={passphrase} autoComplete="off"
-              aria-invalid={by.passphrase ? "true" : undefined} aria-describedby={by.passphrase ? "import-passphrase-error" : undefined}
-              onInput={(e) => setPassphrase(e.currentTarget.value)} />
+            <input
+              id="import-passphrase"
+              type="password"
+              value={passphrase}
+              autoComplete="off"
+              aria-invalid={by.passphrase ? "true" : undefined}
+              aria-describedby={by.passphrase ? "import-passphrase-error" : undefined}
+              onInput={(e) => setPassphrase(e.currentTarget.value)}
+            />
             <FieldMessages id="import-passphrase" field="passphrase" errors={by.passphrase ?? []} />
           </div>
         )}
         <fieldset class="transfer-options">
-          <label><input id="import-replace" type="checkbox" checked={replace} onChange={(e) => setReplace(e.currentTarget.checked)} />
-            Replace jobs that exist (otherwise they are skipped)</label>
-          <label><input id="import-continue" type="checkbox" checked={continueOnError} onChange={(e) => setContinueOnError(e.currentTarget.checked)} />
-            Continue on error: import what can be imported (otherwise all or nothing)</label>
+          <label>
+            <input
+              id="import-replace"
+              type="checkbox"
+              checked={replace}
+              onChange={(e) => setReplace(e.currentTarget.checked)}
+            />
+            Replace jobs that exist (otherwise they are skipped)
+          </label>
+          <label>
+            <input
+              id="import-continue"
+              type="checkbox"
+              checked={continueOnError}
+              onChange={(e) => setContinueOnError(e.currentTarget.checked)}
+            />
+            Continue on error: import what can be imported (otherwise all or nothing)
+          </label>
         </fieldset>
-        {by[""] && <p id="import-error" class="error-text" role="alert">{by[""].join(" ")}</p>}
+        {by[""] && (
+          <p id="import-error" class="error-text" role="alert">
+            {by[""].join(" ")}
+          </p>
+        )}
         {result && <ReportTable result={result} />}
         <footer class="dialog-actions">
-          <button id="import-close" type="button" class="secondary" onClick={onClose}>{result?.written ? "Done" : "Cancel"}</button>
-          <button id="import-preview" type="submit" class="secondary" aria-busy={busy} disabled={busy || !path.trim()}>Preview</button>
-          <button id="import-run" type="button" aria-busy={busy} disabled={busy || !path.trim() || !!result?.written}
-            onClick={() => go(true)}>{counts && !result?.written && counts.created + counts.replaced > 0 ? `Import ${counts.created + counts.replaced} jobs` : "Import"}</button>
+          <button id="import-close" type="button" class="secondary" onClick={onClose}>
+            {result?.written ? "Done" : "Cancel"}
+          </button>
+          <button id="import-preview" type="submit" class="secondary" aria-busy={busy} disabled={busy || !path.trim()}>
+            Preview
+          </button>
+          <button
+            id="import-run"
+            type="button"
+            aria-busy={busy}
+            disabled={busy || !path.trim() || !!result?.written}
+            onClick={() => go(true)}
+          >
+            {counts && !result?.written && counts.created + counts.replaced > 0
+              ? `Import ${counts.created + counts.replaced} jobs`
+              : "Import"}
+          </button>
         </footer>
       </form>
     </Modal>

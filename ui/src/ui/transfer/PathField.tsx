@@ -4,8 +4,14 @@ import { type PickPath, messageOf, pickPath } from "../../ipc";
 import { toast } from "../toast";
 
 type Props = {
-  id: string; label: string; value: string; onInput: (v: string) => void; errors?: string[];
-  pick: PickPath; placeholder?: string; hint?: string;
+  id: string;
+  label: string;
+  value: string;
+  onInput: (v: string) => void;
+  errors?: string[];
+  pick: PickPath;
+  placeholder?: string;
+  hint?: string;
 };
 
 export function PathField({ id, label, value, onInput, errors = [], pick, placeholder, hint }: Props) {
@@ -21,10 +27,20 @@ export function PathField({ id, label, value, onInput, errors = [], pick, placeh
     <div class="field">
       <label for={id}>{label}</label>
       <div class="input-with-button">
-        <input id={id} class="mono" value={value} placeholder={placeholder} spellcheck={false} autoComplete="off"
-          aria-invalid={errors.length ? "true" : undefined} aria-describedby={errors.length ? `${id}-error` : undefined}
-          onInput={(e) => onInput(e.currentTarget.value)} />
-        <button id={`${id}-browse`} type="button" class="secondary outline" onClick={browse}>Browse…</button>
+        <input
+          id={id}
+          class="mono"
+          value={value}
+          placeholder={placeholder}
+          spellcheck={false}
+          autoComplete="off"
+          aria-invalid={errors.length ? "true" : undefined}
+          aria-describedby={errors.length ? `${id}-error` : undefined}
+          onInput={(e) => onInput(e.currentTarget.value)}
+        />
+        <button id={`${id}-browse`} type="button" class="secondary outline" onClick={browse}>
+          Browse…
+        </button>
       </div>
       {hint && <small class="hint">{hint}</small>}
       <FieldMessages id={id} field={id} errors={errors} />
@@ -37,7 +53,11 @@ export function FieldMessages({ id, field, errors }: { id: string; field: string
   if (!errors.length) return null;
   return (
     <span id={`${id}-error`} class="field-errors">
-      {errors.map((m) => <small key={m} class="field-error" data-field={field}>{m}</small>)}
+      {errors.map((m) => (
+        <small key={m} class="field-error" data-field={field}>
+          {m}
+        </small>
+      ))}
     </span>
   );
 }

@@ -6,11 +6,26 @@ import { importSummary, reportRows } from "../../logic/transfer";
 export function ReportTable({ result }: { result: ImportResult }) {
   const rows = reportRows(result);
   return (
-    <section id="import-report" aria-label="Import report" data-written={String(result.written)} data-dry-run={String(result.dryRun)}>
-      <p id="import-summary" class={result.written ? "" : "muted"}>{importSummary(result)}</p>
+    <section
+      id="import-report"
+      aria-label="Import report"
+      data-written={String(result.written)}
+      data-dry-run={String(result.dryRun)}
+    >
+      <p id="import-summary" class={result.written ? "" : "muted"}>
+        {importSummary(result)}
+      </p>
       <div class="report-scroll">
         <table class="report-table striped">
-          <thead><tr><th>Outcome</th><th>Collection</th><th>Job</th><th>From</th><th>Why</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Outcome</th>
+              <th>Collection</th>
+              <th>Job</th>
+              <th>From</th>
+              <th>Why</th>
+            </tr>
+          </thead>
           <tbody>
             {rows.map((r) => (
               <tr key={r.key} data-testid={r.job ? `import-row-${r.job}` : undefined} data-outcome={r.outcome}>
