@@ -1,0 +1,4 @@
+//! Crontab import and export.
+
+mod equivalence;
+mod matcher;
