@@ -81,7 +81,7 @@ pub fn entry(body: &Value) -> Result<Entry, String> {
         .clone()
         .filter(|z| !z.trim().is_empty())
         .unwrap_or_else(|| "UTC".into());
-    let environment = environment(spec, &zone)?;
+    let environment = environment(spec)?;
     Ok(Entry {
         fields: fields(recurrence, &zone)?,
         command,
@@ -133,15 +133,10 @@ fn quote(word: &str) -> String {
     }
 }
 
-fn environment(spec: &CommandSpec, zone: &str) -> Result<IndexMap<String, String>, String> {
+fn environment(spec: &CommandSpec) -> Result<IndexMap<String, String>, String> {
     let environment = spec.environment.clone().unwrap_or_default();
     for (name, value) in &environment {
         check_environment(name, value)?;
-    }
-    if let Some(tz) = environment.get("TZ") {
-        if tz != zone {
-            return Err(format!("its environment sets TZ={tz}, and a crontab's TZ line also sets the time zone of the jobs after it ({zone})"));
-        }
     }
     let home = environment.get("HOME");
     if home != spec.working_directory.as_ref() {

@@ -59,22 +59,25 @@ impl State {
             return Err(format!("its environment lacks {missing}, which a job written before it sets; a crontab cannot unset a variable"));
         }
         let mut text = String::from("\n");
-        if self.zone.as_deref() != Some(e.zone.as_str()) {
-            text.push_str(&format!("CRON_TZ={}\n", e.zone));
-            self.zone = Some(e.zone.clone());
-        }
+        let mut zone_changed = self.zone.as_deref() != Some(e.zone.as_str());
         for (k, v) in &e.environment {
             if self.environment.get(k) != Some(v) {
                 text.push_str(&format!("{k}={}\n", env_value(v)));
                 self.environment.insert(k.clone(), v.clone());
+                // A TZ line sets the zone of the lines after it too: CRON_TZ follows it.
+                zone_changed |= k == "TZ";
             }
+        }
+        if zone_changed {
+            text.push_str(&format!("CRON_TZ={}\n", e.zone));
+            self.zone = Some(e.zone.clone());
         }
         if self.shell != e.shell {
             let shell = e.shell.as_deref().unwrap_or("/bin/sh");
             text.push_str(&format!("SHELL={shell}\n"));
             self.shell = e.shell.clone();
         }
-        text.push_str(&format!("#{NAME_COMMENT} {name}\n"));
+        text.push_str(&format!("# {NAME_COMMENT} {name}\n"));
         for comment in &e.comments {
             text.push_str(&format!("# {comment}\n"));
         }

@@ -26,7 +26,7 @@ pub fn plain(bits: u64) -> String {
 
 /// The spelling starting with `*` (`*` or `*/n`), when the set is one of those.
 pub fn starred(bits: u64, low: u32, high: u32) -> Option<String> {
-    (1..=high - low + 1).find_map(|step| {
+    (1..=high - low).find_map(|step| {
         let set = (low..=high)
             .step_by(step as usize)
             .fold(0u64, |acc, v| acc | (1 << v));
