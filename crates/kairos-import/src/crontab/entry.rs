@@ -244,20 +244,27 @@ fn times(
     };
     let gap = r.dst_gap.unwrap_or_default();
     let overlap = r.dst_overlap.unwrap_or_default();
-    if zone.eq_ignore_ascii_case("UTC") {
-        return Ok((full(minutes, ALL_MINUTES, "*"), full(hours, ALL_HOURS, "*")));
-    }
+    // In UTC the rule changes nothing, but the spelling still says it, so the line reads back
+    // as the same job.
+    let utc = zone.eq_ignore_ascii_case("UTC");
+    let natural = || (full(minutes, ALL_MINUTES, "*"), full(hours, ALL_HOURS, "*"));
     match (gap, overlap) {
-        (DstGap::MoveForward, DstOverlap::Once) => Ok((full(minutes, ALL_MINUTES, "0-59"), full(hours, ALL_HOURS, "0-23"))),
+        (DstGap::MoveForward, DstOverlap::Once) => Ok((
+            full(minutes, ALL_MINUTES, "0-59"),
+            full(hours, ALL_HOURS, "0-23"),
+        )),
         (DstGap::Skip, DstOverlap::Twice) => {
             if let Some(m) = starred(minutes, 0, 59) {
                 Ok((m, full(hours, ALL_HOURS, "*")))
             } else if let Some(h) = starred(hours, 0, 23) {
                 Ok((plain(minutes), h))
+            } else if utc {
+                Ok(natural())
             } else {
                 Err("it follows the wall clock through daylight saving (Skip, Twice) as cron does only for a line whose minute or hour is * or */n, and its minutes and hours are neither".into())
             }
         }
+        _ if utc => Ok(natural()),
         _ => Err("its daylight-saving rule (dstGap, dstOverlap) is not one cron has: cron skips and repeats lines with * in the minute or hour, and moves and runs once the others".into()),
     }
 }

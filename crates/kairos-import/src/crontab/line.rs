@@ -107,6 +107,11 @@ fn split_word(text: &str) -> (&str, &str) {
 /// unescaped `%` would end the command and feed the rest as standard input, which a Kairos
 /// command does not have, so the line is refused.
 fn command(text: &str) -> Result<String, String> {
+    if text.contains('\r') {
+        // Only a line's last carriage return is a line ending (Windows); one inside is data
+        // cron would pass on, and no crontab written back could hold it.
+        return Err("the command holds a carriage return inside the line".into());
+    }
     let mut out = String::with_capacity(text.len());
     let mut escaped = false;
     for c in text.chars() {

@@ -178,18 +178,84 @@ fn a_bad_zone_or_home_refuses_the_lines_it_governs() {
 #[test]
 fn any_text_reads_without_panicking() {
     let pieces = [
-        "*", "/", "-", ",", " ", "\t", "\n", "%", "\\", "=", "@", "#", "0", "7", "59", "99999999",
-        "mon", "jan", "@daily", "@reboot", "\"", "'", "CRON_TZ=", "HOME=", "é", "\r", "*/", "1-",
+        "*",
+        "/",
+        "-",
+        ",",
+        " ",
+        "\t",
+        "\n",
+        "%",
+        "\\",
+        "=",
+        "@",
+        "#",
+        "0",
+        "7",
+        "59",
+        "99999999",
+        "mon",
+        "jan",
+        "@daily",
+        "@reboot",
+        "\"",
+        "'",
+        "CRON_TZ=",
+        "HOME=",
+        "é",
+        "\r",
+        "*/",
+        "1-",
+        "0 0 * * * ",
+        "*/5 * * * * ",
+        "A=",
+        "TZ=Asia/Tokyo\n",
+        "SHELL=/bin/bash\n",
+        "HOME=/srv\n",
+        "CRON_TZ=UTC\n",
+        "# kairos job: x\n",
     ];
     let mut state = 0x2545_f491_u64;
-    for _ in 0..3000 {
+    let mut jobs_seen = 0;
+    for _ in 0..20000 {
         let mut text = String::new();
-        for _ in 0..(state % 24) {
+        for _ in 0..(state % 32) {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
+            if state % 3 == 0 {
+                // A job line of plausible fields, then a command from the pieces.
+                text.push('\n');
+                let fields: [&[&str]; 5] = [
+                    &["*", "*/5", "0", "7,59", "1-59/2", "30"],
+                    &["*", "*/2", "0", "2", "9-17", "1,3"],
+                    &["*", "*/2", "1", "31", "1-31/2", "13,29"],
+                    &["*", "jan,jul", "feb", "*/3", "2-11"],
+                    &["*", "mon-fri", "0", "7", "*/2", "sat"],
+                ];
+                for (k, choices) in fields.iter().enumerate() {
+                    let pick = (state >> (5 * k + 2)) % choices.len() as u64;
+                    text.push_str(choices[pick as usize]);
+                    text.push(' ');
+                }
+                text.push_str("cmd x\n");
+            }
             text.push_str(pieces[(state % pieces.len() as u64) as usize]);
         }
-        let _ = import(&text);
+        // Whatever is read writes back to a crontab that reads as the same jobs.
+        let plan = import(&text);
+        let jobs: Vec<_> = plan
+            .jobs()
+            .map(|(_, j)| (j.name.clone(), j.body.clone()))
+            .collect();
+        let exported = kairos_import::crontab::export_crontab(&jobs);
+        jobs_seen += jobs.len();
+        assert_eq!(exported.not_exported, [], "{text:?}");
+        let again: Vec<_> = import(&exported.text)
+            .jobs()
+            .map(|(_, j)| (j.name.clone(), j.body.clone()))
+            .collect();
+        assert_eq!(again, jobs, "{text:?}\n{}", exported.text);
     }
+    assert!(jobs_seen > 200, "only {jobs_seen} jobs were made");
 }
