@@ -223,7 +223,7 @@ fn any_text_reads_without_panicking() {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            if state % 3 == 0 {
+            if state.is_multiple_of(3) {
                 // A job line of plausible fields, then a command from the pieces.
                 text.push('\n');
                 let fields: [&[&str]; 5] = [
