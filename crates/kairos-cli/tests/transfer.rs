@@ -471,3 +471,73 @@ fn an_arm_template_imports_with_its_report_and_round_trips() {
         "the same jobs after a template round trip"
     );
 }
+
+#[test]
+fn a_crontab_imports_all_or_nothing_with_its_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let at = local(tmp.path());
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/crontab");
+    let crontab = format!("{examples}/realistic.crontab");
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{examples}/realistic.expected.json")).unwrap(),
+    )
+    .unwrap();
+    let names_of = |v: &Value, key: &str| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|i| i[key].as_str().map(str::to_string))
+            .collect()
+    };
+    let refused_lines = names_of(&expected["problems"], "source");
+    assert_eq!(refused_lines.len(), 7);
+
+    // The refused lines stop an all-or-nothing import: nothing is written.
+    let out = run(&["import", "--crontab", &crontab, "--json"], &at, None);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let report = json_of(&out);
+    assert_eq!(report["written"], false);
+    assert_eq!(names_of(&report["problems"], "source"), refused_lines);
+    assert_eq!(names_of(&report["notes"], "source"), ["line 5"]);
+    let out = run(&["collections", "list", "--json"], &at, None);
+    assert_eq!(json_of(&out), json!([]), "nothing was written");
+
+    // With --continue-on-error every job the file expresses is created, in the collection
+    // `crontab`, and the refused lines are still reported (exit 2).
+    let out = run(
+        &[
+            "import",
+            "--crontab",
+            &crontab,
+            "--continue-on-error",
+            "--json",
+        ],
+        &at,
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let report = json_of(&out);
+    assert_eq!(report["written"], true);
+    let created: Vec<String> = report["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["outcome"] == "Created" && i["job"].is_string())
+        .map(|i| i["job"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(created, names_of(&expected["jobs"], "name"), "{report}");
+    assert!(report["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|i| i["outcome"] != "Failed"));
+    assert_eq!(names_of(&report["problems"], "source"), refused_lines);
+    let out = run(&["jobs", "list", "crontab", "--json"], &at, None);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        json_of(&out).as_array().map(Vec::len),
+        Some(created.len()),
+        "{}",
+        describe(&out)
+    );
+}

@@ -5,6 +5,7 @@
 
 pub mod arm;
 pub mod bundle;
+pub mod crontab;
 pub mod format;
 pub mod plan;
 pub mod read;

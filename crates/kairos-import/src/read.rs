@@ -3,6 +3,7 @@
 
 use crate::arm::{self, DeploymentContext};
 use crate::bundle::{Bundle, BundleError};
+use crate::crontab::{import_crontab, CrontabOptions};
 use crate::format::Format;
 use crate::plan::ImportPlan;
 use chrono::{DateTime, Utc};
@@ -63,7 +64,11 @@ pub const DEPLOYMENT_NAME: &str = "kairos-import";
 /// Read `text` into what importing it would write.
 pub fn read(text: &str, options: &ReadOptions) -> Result<ImportPlan, ReadError> {
     if options.format == Some(Format::Crontab) {
-        return Err(ReadError::Unavailable("crontab"));
+        let crontab = CrontabOptions {
+            now: options.now,
+            default_time_zone: options.time_zone.clone(),
+        };
+        return Ok(import_crontab(text, &crontab));
     }
     let value = kairos_core::document::parse_lenient_json(text)
         .map_err(|e| ReadError::NotJson(e.first().message.clone()))?;
@@ -84,6 +89,7 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<ImportPlan, ReadError> 
                 &deployment,
             ))
         }
-        Format::Crontab => Err(ReadError::Unavailable("crontab")),
+        // A JSON document is never read as a crontab unless the caller says so (above).
+        Format::Crontab => Err(ReadError::UnknownFormat),
     }
 }

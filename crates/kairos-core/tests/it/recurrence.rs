@@ -1819,3 +1819,40 @@ fn blackout_validation_errors() {
     .unwrap_err();
     assert_eq!(err.first().path, format!("{p}[0]"));
 }
+
+/// With `dstOverlap: Twice` and several times in the repeated hour, the runs come in the order
+/// of their instants: the first pass of 02:00, 02:20 and 02:40 (CEST), then the second (CET).
+/// Found by kairos-import's brute-force cron comparison: 02:00 CET once came before 02:20 CEST.
+#[test]
+fn runs_in_a_repeated_hour_come_in_instant_order() {
+    let job = r#"{"properties": {"startTime": "2030-10-26T12:00:00Z", "recurrence": {
+        "frequency": "Day", "timeZone": "Europe/Berlin", "dstOverlap": "Twice",
+        "schedule": {"hours": [2], "minutes": [0, 20, 40]}}}}"#;
+    let preview = preview_document(job, at("2030-10-26T12:00:00Z"), 7).unwrap();
+    let runs: Vec<String> = preview.occurrences.iter().map(format_datetime).collect();
+    assert_eq!(
+        runs,
+        [
+            "2030-10-27T00:00:00Z",
+            "2030-10-27T00:20:00Z",
+            "2030-10-27T00:40:00Z",
+            "2030-10-27T01:00:00Z",
+            "2030-10-27T01:20:00Z",
+            "2030-10-27T01:40:00Z",
+            "2030-10-28T01:00:00Z",
+        ]
+    );
+    let repeated: Vec<String> = preview
+        .dst_notes
+        .iter()
+        .filter_map(|n| n.at.as_ref().map(format_datetime))
+        .collect();
+    assert_eq!(
+        repeated,
+        [
+            "2030-10-27T01:00:00Z",
+            "2030-10-27T01:20:00Z",
+            "2030-10-27T01:40:00Z"
+        ]
+    );
+}

@@ -2,4 +2,5 @@
 
 mod arm;
 mod bundle;
+mod crontab;
 mod plan;

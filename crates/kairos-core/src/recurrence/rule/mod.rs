@@ -341,6 +341,7 @@ impl Rule {
     ) -> Option<DateTime<Utc>> {
         let (h0, m0, s0) = (floor.hour(), floor.minute(), floor.second());
         let mut hour_bits = hours & !((1u32 << h0) - 1);
+        let mut repeated: Option<(DateTime<Utc>, DstNote)> = None;
         while hour_bits != 0 {
             let h = hour_bits.trailing_zeros();
             hour_bits &= hour_bits - 1;
@@ -363,23 +364,47 @@ impl Rule {
                     at,
                     adjustment,
                 };
-                match self.zone.resolve(local, self.dst) {
-                    Resolved::Exact(at) | Resolved::First(at) if at >= t => return Some(at),
+                let found = match self.zone.resolve(local, self.dst) {
+                    Resolved::Exact(at) | Resolved::First(at) if at >= t => Some((at, None)),
                     Resolved::Moved(at) if at >= t => {
-                        notes.push(note(Some(at), DstAdjustment::Moved));
-                        return Some(at);
+                        Some((at, Some(note(Some(at), DstAdjustment::Moved))))
                     }
-                    Resolved::Twice(first, _) if first >= t => return Some(first),
+                    Resolved::Twice(first, _) if first >= t => Some((first, None)),
                     Resolved::Twice(_, second) if second >= t => {
-                        notes.push(note(Some(second), DstAdjustment::Repeated));
-                        return Some(second);
+                        Some((second, Some(note(Some(second), DstAdjustment::Repeated))))
                     }
                     Resolved::Skipped if local >= self.zone.to_local(t) => {
                         notes.push(note(None, DstAdjustment::Skipped));
+                        None
                     }
-                    _ => {}
+                    _ => None,
+                };
+                let Some((at, note)) = found else { continue };
+                // The second pass of an autumn hour comes after the first pass of the later
+                // wall-clock times in that hour (02:00 CET is after 02:20 CEST): keep the
+                // earliest second pass only until a first pass (or a time after the overlap)
+                // turns up, and run whichever of the two is sooner. Wall-clock order is instant
+                // order for everything else.
+                let repeats = note.is_some_and(|n| n.adjustment == DstAdjustment::Repeated);
+                match (repeated.take(), note) {
+                    (Some(best), Some(n)) if repeats => {
+                        repeated = Some(if best.0 <= at { best } else { (at, n) });
+                    }
+                    (None, Some(n)) if repeats => repeated = Some((at, n)),
+                    (Some((best, best_note)), _) if best < at => {
+                        notes.push(best_note);
+                        return Some(best);
+                    }
+                    (_, note) => {
+                        notes.extend(note);
+                        return Some(at);
+                    }
                 }
             }
+        }
+        if let Some((best, best_note)) = repeated {
+            notes.push(best_note);
+            return Some(best);
         }
         None
     }

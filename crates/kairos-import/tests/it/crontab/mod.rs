@@ -1,0 +1,6 @@
+//! Crontab import and export.
+
+mod equivalence;
+mod export;
+mod import;
+mod matcher;
