@@ -163,7 +163,6 @@ fn read_error(e: &ReadError) -> CommandError {
             "this is not the passphrase the bundle was exported with".to_string(),
         ),
         ReadError::Bundle(BundleError::Seal(_)) => ("passphrase", e.to_string()),
-        ReadError::Unavailable(_) => ("format", e.to_string()),
         ReadError::NotJson(_) | ReadError::UnknownFormat => (
             "path",
             format!(

@@ -541,3 +541,83 @@ fn a_crontab_imports_all_or_nothing_with_its_report() {
         describe(&out)
     );
 }
+
+#[test]
+fn a_crontab_export_round_trips_and_names_what_cron_cannot_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let at = local(tmp.path());
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/crontab");
+    let crontab = format!("{examples}/realistic.crontab");
+    let imported = run(
+        &["import", "--crontab", &crontab, "--continue-on-error"],
+        &at,
+        None,
+    );
+    assert_eq!(imported.status.code(), Some(2), "{}", describe(&imported));
+    // An HTTP job in the same collection: cron cannot run it.
+    let http = json!({"properties": {"recurrence": {"frequency": "Day"},
+        "action": {"type": "Http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"}}}});
+    let put = run(
+        &["jobs", "put", "crontab", "web-ping", "-"],
+        &at,
+        Some(&http.to_string()),
+    );
+    assert_eq!(put.status.code(), Some(0), "{}", describe(&put));
+
+    let out = run(&["export", "crontab", "--crontab"], &at, None);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = stdout(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("web-ping: not exported"),
+        "the HTTP job is named on stderr: {stderr}"
+    );
+    assert!(!text.contains("web-ping"), "{text}");
+
+    // The written crontab re-imports to the same jobs, with nothing refused.
+    let written = tmp.path().join("exported.crontab");
+    std::fs::write(&written, &text).unwrap();
+    let again = run(
+        &[
+            "import",
+            "--crontab",
+            written.to_str().unwrap(),
+            "--collection",
+            "again",
+            "--json",
+        ],
+        &at,
+        None,
+    );
+    assert_eq!(again.status.code(), Some(0), "{}", describe(&again));
+    let report = json_of(&again);
+    assert_eq!(report["problems"], json!([]), "{report}");
+    let jobs_of = |collection: &str| -> Vec<Value> {
+        let out = run(&["jobs", "list", collection, "--json"], &at, None);
+        let mut jobs: Vec<Value> = json_of(&out)
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|j| {
+                // `collection/job`
+                let name = j["name"].as_str()?.rsplit('/').next()?.to_string();
+                (name != "web-ping").then(|| {
+                    json!([
+                        name,
+                        j["properties"]["recurrence"],
+                        j["properties"]["action"]
+                    ])
+                })
+            })
+            .collect();
+        jobs.sort_by_key(|j| j[0].to_string());
+        jobs
+    };
+    let before = jobs_of("crontab");
+    assert!(!before.is_empty());
+    assert_eq!(
+        jobs_of("again"),
+        before,
+        "the same jobs after a crontab round trip"
+    );
+}

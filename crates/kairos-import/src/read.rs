@@ -33,8 +33,6 @@ pub enum ReadError {
     NotJson(String),
     #[error("the file is neither a Kairos bundle (\"kairosBundle\") nor an ARM template (\"resources\"); for a crontab, say it is one")]
     UnknownFormat,
-    #[error("{0} import is not available in this build")]
-    Unavailable(&'static str),
     #[error(transparent)]
     Bundle(#[from] BundleError),
 }
@@ -44,7 +42,6 @@ impl ReadError {
         match self {
             ReadError::NotJson(_) => "NotJson",
             ReadError::UnknownFormat => "UnknownFormat",
-            ReadError::Unavailable(_) => "FormatUnavailable",
             ReadError::Bundle(e) => e.code(),
         }
     }

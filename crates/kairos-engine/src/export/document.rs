@@ -32,19 +32,16 @@ pub enum ExportError {
     /// A template or a crontab holds one collection.
     #[error("a template or a crontab holds one collection; give one")]
     OneCollection,
-    #[error("{0} export is not available in this build")]
-    Unavailable(&'static str),
     /// Sealing the secrets failed (an empty passphrase, encryption).
     #[error(transparent)]
     Bundle(#[from] BundleError),
 }
 
 impl ExportError {
-    /// A stable code for front ends (`PassphraseEmpty`, `FormatUnavailable`, ...).
+    /// A stable code for front ends (`PassphraseEmpty`, `BadRequest`, ...).
     pub fn code(&self) -> &'static str {
         match self {
             ExportError::OneCollection => "BadRequest",
-            ExportError::Unavailable(_) => "FormatUnavailable",
             ExportError::Bundle(e) => e.code(),
         }
     }
@@ -80,7 +77,22 @@ pub fn to_document(
             let text = arm_template(&export, &mut warnings);
             Ok(ExportDocument { text, warnings })
         }
-        ExportFormat::Crontab => Err(ExportError::Unavailable("crontab")),
+        ExportFormat::Crontab => {
+            let [export] = <[CollectionExport; 1]>::try_from(exports)
+                .map_err(|_| ExportError::OneCollection)?;
+            let jobs: Vec<(String, serde_json::Value)> =
+                export.jobs.into_iter().map(|j| (j.name, j.body)).collect();
+            let out = kairos_import::crontab::export_crontab(&jobs);
+            warnings.extend(
+                out.not_exported
+                    .into_iter()
+                    .map(|(job, why)| format!("{job}: not exported: {why}")),
+            );
+            Ok(ExportDocument {
+                text: out.text,
+                warnings,
+            })
+        }
     }
 }
 

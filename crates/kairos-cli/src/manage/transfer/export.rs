@@ -66,7 +66,6 @@ impl ExportArgs {
         };
         let document = to_document(exports, format).map_err(|e| {
             let target = match e {
-                ExportError::Unavailable(_) => "--crontab",
                 ExportError::OneCollection => "COLLECTION",
                 ExportError::Bundle(_) => "--passphrase-file",
             };
