@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { type HistoryOccurrence, api, messageOf } from "../ipc";
 import {
   HISTORY_FILTERS,
@@ -8,6 +8,7 @@ import {
   presentHistory,
   statusBadgeClass,
 } from "../logic/history";
+import { filterHistory, HISTORY_PAGE, type HistoryQuery, NO_QUERY, page, queryErrors } from "../logic/historyFilter";
 import { routeHash } from "../logic/routes";
 import { useEngineChanged } from "./hooks";
 
@@ -15,6 +16,15 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
   const [status, setStatus] = useState("");
   const [items, setItems] = useState<HistoryOccurrence[] | null>(null);
   const [error, setError] = useState("");
+  const [query, setQuery] = useState<HistoryQuery>(NO_QUERY);
+  const [pages, setPages] = useState(1);
+  const errors = queryErrors(query);
+  const matching = useMemo(() => (items ? filterHistory(items, query) : null), [items, query]);
+  const { shown, more } = page(matching ?? [], pages);
+  const narrow = (change: Partial<HistoryQuery>) => {
+    setQuery({ ...query, ...change });
+    setPages(1);
+  };
 
   const reload = useCallback(() => {
     api.jobHistory(collection, job, status || null).then(
@@ -59,6 +69,50 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
           </select>
         </div>
       </div>
+      <div class="history-filters" role="search" aria-label="Narrow the history">
+        <label>
+          From
+          <input
+            id="history-from"
+            type="date"
+            value={query.from}
+            aria-invalid={errors.from ? "true" : undefined}
+            aria-describedby={errors.from ? "history-from-error" : undefined}
+            onInput={(e) => narrow({ from: e.currentTarget.value })}
+          />
+          {errors.from && (
+            <small id="history-from-error" class="error-text">
+              {errors.from}
+            </small>
+          )}
+        </label>
+        <label>
+          To
+          <input
+            id="history-to"
+            type="date"
+            value={query.to}
+            aria-invalid={errors.to ? "true" : undefined}
+            aria-describedby={errors.to ? "history-to-error" : undefined}
+            onInput={(e) => narrow({ to: e.currentTarget.value })}
+          />
+          {errors.to && (
+            <small id="history-to-error" class="error-text">
+              {errors.to}
+            </small>
+          )}
+        </label>
+        <label>
+          Text
+          <input
+            id="history-text"
+            type="search"
+            placeholder="In messages and statuses"
+            value={query.text}
+            onInput={(e) => narrow({ text: e.currentTarget.value })}
+          />
+        </label>
+      </div>
       {error && (
         <p class="error-text" role="alert">
           Could not read the history: {error}
@@ -66,6 +120,11 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
       )}
       {items === null && !error && <p aria-busy="true">Loading history…</p>}
       <div id="history" aria-live="polite">
+        {items && items.length > 0 && matching?.length === 0 && (
+          <p class="muted" id="history-none-match">
+            No run matches the dates and text.
+          </p>
+        )}
         {items?.length === 0 && (
           <article class="empty-state">
             <p>
@@ -75,7 +134,7 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
             </p>
           </article>
         )}
-        {items?.map((o, i) => (
+        {shown.map((o, i) => (
           <section
             key={`${o.scheduledTime}-${i}`}
             data-testid="occurrence"
@@ -100,6 +159,16 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
           </section>
         ))}
       </div>
+      {more > 0 && (
+        <p class="history-more">
+          <button id="history-more" type="button" class="secondary outline" onClick={() => setPages(pages + 1)}>
+            Show {Math.min(more, HISTORY_PAGE)} more
+          </button>{" "}
+          <small class="muted">
+            {shown.length} of {matching?.length ?? 0} runs shown
+          </small>
+        </p>
+      )}
     </section>
   );
 }
