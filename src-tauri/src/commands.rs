@@ -21,7 +21,7 @@ pub const DESKTOP_RESOURCE_GROUP: &str = "desktop";
 /// The plan of a collection made in the app: the largest (1,000 jobs, every minute).
 const DESKTOP_PLAN: &str = "P20Premium";
 /// History entries read for the viewer (the engine keeps at most 1,000 per job).
-const HISTORY_LIMIT: usize = 1_000;
+pub(crate) const HISTORY_LIMIT: usize = 1_000;
 
 /// The engine and where its files are: what every command needs.
 #[derive(Debug, Clone)]
@@ -77,7 +77,7 @@ pub fn collection_key(id: &str) -> CommandResult<CollectionKey> {
     }
 }
 
-fn job_key(collection: &str, name: &str) -> CommandResult<JobKey> {
+pub(crate) fn job_key(collection: &str, name: &str) -> CommandResult<JobKey> {
     if name.trim().is_empty() {
         return Err(bad_input("name", "a job needs a name"));
     }
@@ -350,15 +350,22 @@ pub fn job_history(
     status: Option<&str>,
 ) -> CommandResult<Vec<HistoryOccurrence>> {
     let key = job_key(collection, name)?;
-    let status = match status.filter(|s| !s.is_empty() && !s.eq_ignore_ascii_case("all")) {
-        None => None,
-        Some(s) => Some(
-            kairos_core::model::JobExecutionStatus::parse(s)
-                .ok_or_else(|| bad_input("status", format!("'{s}' is not a history status")))?,
-        ),
-    };
-    let page = d.engine.list_job_history(&key, status, 0, HISTORY_LIMIT)?;
+    let page = d
+        .engine
+        .list_job_history(&key, history_status(status)?, 0, HISTORY_LIMIT)?;
     Ok(group_history(&page.items))
+}
+
+/// The history filter's status: none (or "all") for every record.
+pub(crate) fn history_status(
+    status: Option<&str>,
+) -> CommandResult<Option<kairos_core::model::JobExecutionStatus>> {
+    match status.filter(|s| !s.is_empty() && !s.eq_ignore_ascii_case("all")) {
+        None => Ok(None),
+        Some(s) => kairos_core::model::JobExecutionStatus::parse(s)
+            .map(Some)
+            .ok_or_else(|| bad_input("status", format!("'{s}' is not a history status"))),
+    }
 }
 
 /// What identifies an occurrence in the history: its expected time and repeat count.

@@ -273,6 +273,26 @@ pub struct ImportNote {
     pub reason: String,
 }
 
+/// A job's history to write to a CSV file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryExportRequest {
+    pub collection: String,
+    pub job: String,
+    /// Only records with this status (as the history filter); none for all.
+    pub status: Option<String>,
+    /// Absolute.
+    pub path: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryExportResult {
+    pub path: String,
+    /// Records written.
+    pub records: u32,
+}
+
 /// A collection to write to a file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]

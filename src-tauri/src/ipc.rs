@@ -217,6 +217,15 @@ pub async fn export_collection(
     blocking(&app, move |d| transfer::export(d, &request)).await
 }
 
+#[tauri::command]
+#[specta::specta]
+pub async fn export_history(
+    app: AppHandle,
+    request: HistoryExportRequest,
+) -> CommandResult<HistoryExportResult> {
+    blocking(&app, move |d| transfer::export_history(d, &request)).await
+}
+
 /// The job the window was opened for (a clicked notification), once.
 #[tauri::command]
 #[specta::specta]
@@ -270,6 +279,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             import_preview,
             import_run,
             export_collection,
+            export_history,
         ])
         .events(tauri_specta::collect_events![EngineChanged, OpenJob])
 }

@@ -9,11 +9,11 @@
 //! shows it there; a bundle that needs its passphrase answers `PassphraseRequired`.
 
 use crate::commands::{
-    collection_id, collection_key, CommandResult, Desktop, DESKTOP_RESOURCE_GROUP,
-    DESKTOP_SUBSCRIPTION,
+    collection_id, collection_key, history_status, job_key, CommandResult, Desktop,
+    DESKTOP_RESOURCE_GROUP, DESKTOP_SUBSCRIPTION, HISTORY_LIMIT,
 };
 use crate::dto::*;
-use kairos_engine::export::{to_document, ExportFormat};
+use kairos_engine::export::{history_csv, to_document, ExportFormat};
 use kairos_engine::import::{ImportBatch, ImportOptions, ImportOutcome, ImportReport, Placement};
 use kairos_import::bundle::{BundleError, SealError};
 use kairos_import::{Format, ImportPlan, ReadError, ReadOptions, Skipped};
@@ -214,6 +214,35 @@ pub fn export(d: &Desktop, request: &ExportRequest) -> CommandResult<ExportResul
     Ok(ExportResult {
         path: path.display().to_string(),
         warnings: document.warnings,
+    })
+}
+
+/// A job's history (every record with the status asked for, newest first) to a CSV file, as
+/// `kairos history --csv` writes it.
+pub fn export_history(
+    d: &Desktop,
+    request: &HistoryExportRequest,
+) -> CommandResult<HistoryExportResult> {
+    let key = job_key(&request.collection, &request.job)?;
+    let status = history_status(request.status.as_deref())?;
+    let path = absolute(&request.path, "path")?;
+    let page = d.engine.list_job_history(&key, status, 0, HISTORY_LIMIT)?;
+    let records = page
+        .items
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| field("", "InternalError", format!("cannot list the history: {e}")))?;
+    write(path, &history_csv(&records), false).map_err(|e| {
+        field(
+            "path",
+            "WriteFailed",
+            format!("cannot write {}: {e}", path.display()),
+        )
+    })?;
+    Ok(HistoryExportResult {
+        path: path.display().to_string(),
+        records: records.len() as u32,
     })
 }
 

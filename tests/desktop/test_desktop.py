@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import calendar
 import sqlite3
+import tempfile
 import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -221,6 +223,17 @@ def test_c_run_now_and_history(driver, ui, target):
     ui.click("#theme-toggle")
     wait_for(lambda: driver.execute_script("return document.documentElement.dataset.theme") == "light", 10,
              "the light theme again")
+
+    # The history to a CSV file, typed (WebDriver cannot drive the system's save dialog).
+    csv = Path(tempfile.mkdtemp(prefix="kairos-e2e-")) / "history.csv"
+    ui.click("#history-export")
+    ui.type("#history-export-path", str(csv))
+    ui.click("#history-export-save")
+    ui.wait_text("#history-export-done", lambda t: "Wrote 1 records" in t, "to report the written file")
+    lines = csv.read_text(encoding="utf-8").split("\r\n")
+    assert lines[0].startswith("expectedExecutionTime,startTime,endTime,actionName,status"), lines
+    assert ",MainAction,Completed," in lines[1], lines
+    ui.click("#history-export-dialog .close")
 
 
 def paste(driver, element, text: str) -> None:

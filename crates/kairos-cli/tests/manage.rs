@@ -622,6 +622,16 @@ fn history_after_run(at: &[String]) {
         Json(&[("/0/properties/status", r#""Completed""#)]),
     );
     check(
+        "history --csv",
+        &["history", "c1", "j1", "--csv"],
+        at,
+        None,
+        Text(&[
+            "expectedExecutionTime,startTime,endTime,actionName,status,retryCount,repeatCount,message\r\n",
+            ",MainAction,Completed,0,",
+        ]),
+    );
+    check(
         "the job counts its run",
         &["jobs", "show", "c1", "j1", "--json"],
         at,

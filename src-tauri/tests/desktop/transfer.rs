@@ -219,3 +219,41 @@ fn continue_on_error_writes_what_it_can_and_reports_the_rest() {
         .collect();
     assert_eq!(names, vec!["good"]);
 }
+
+#[test]
+fn a_history_exports_to_csv_and_bad_requests_name_their_field() {
+    use kairos_desktop::dto::HistoryExportRequest;
+    let s = setup();
+    let d = &s.desktop;
+    let id = c::create_collection(d, "default").unwrap().id;
+    c::save_job(d, &id, "report", last_friday_at_0515(), true).unwrap();
+    let file = s._dir.path().join("history.csv");
+    let mut r = HistoryExportRequest {
+        collection: id.clone(),
+        job: "report".into(),
+        status: Some("Failed".into()),
+        path: file.display().to_string(),
+    };
+    let done = transfer::export_history(d, &r).unwrap();
+    assert_eq!(done.records, 0);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "expectedExecutionTime,startTime,endTime,actionName,status,retryCount,repeatCount,message\r\n"
+    );
+
+    r.status = Some("Great".into());
+    let e = transfer::export_history(d, &r).unwrap_err();
+    assert_eq!(on_field(&e).0, "status");
+    r.status = None;
+    r.path = "history.csv".into();
+    assert_eq!(
+        on_field(&transfer::export_history(d, &r).unwrap_err()).0,
+        "path"
+    );
+    r.path = file.display().to_string();
+    r.job = "missing".into();
+    assert_eq!(
+        transfer::export_history(d, &r).unwrap_err().code,
+        "ResourceNotFound"
+    );
+}

@@ -36,6 +36,7 @@ export const commands = {
 	importPreview: (request: ImportRequest_Deserialize) => typedError<ImportResult_Serialize, CommandError>(__TAURI_INVOKE("import_preview", { request })),
 	importRun: (request: ImportRequest_Deserialize) => typedError<ImportResult_Serialize, CommandError>(__TAURI_INVOKE("import_run", { request })),
 	exportCollection: (request: ExportRequest_Deserialize) => typedError<ExportResult, CommandError>(__TAURI_INVOKE("export_collection", { request })),
+	exportHistory: (request: HistoryExportRequest_Deserialize) => typedError<HistoryExportResult, CommandError>(__TAURI_INVOKE("export_history", { request })),
 };
 
 /** Events */
@@ -177,6 +178,35 @@ export type HistoryAttempt_Serialize = {
 	retryCount: number,
 	/**  The response summary the engine recorded. */
 	message: string,
+};
+
+/**  A job's history to write to a CSV file. */
+export type HistoryExportRequest = HistoryExportRequest_Serialize | HistoryExportRequest_Deserialize;
+
+/**  A job's history to write to a CSV file. */
+export type HistoryExportRequest_Deserialize = {
+	collection: string,
+	job: string,
+	/**  Only records with this status (as the history filter); none for all. */
+	status?: string | null,
+	/**  Absolute. */
+	path: string,
+};
+
+/**  A job's history to write to a CSV file. */
+export type HistoryExportRequest_Serialize = {
+	collection: string,
+	job: string,
+	/**  Only records with this status (as the history filter); none for all. */
+	status: string | null,
+	/**  Absolute. */
+	path: string,
+};
+
+export type HistoryExportResult = {
+	path: string,
+	/**  Records written. */
+	records: number,
 };
 
 /**  One occurrence with its attempts (first try, retries, error action), newest first. */

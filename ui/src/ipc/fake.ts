@@ -357,6 +357,12 @@ export const fakeBackend: Backend = {
       ),
     importPreview: (r) => fakeImport(r, true),
     importRun: (r) => fakeImport(r, false),
+    exportHistory: (r) =>
+      r.path.trim().startsWith("/")
+        ? ok({ path: r.path, records: 3 })
+        : fail("BadRequest", "give the full path", [
+            { path: "path", code: "BadRequest", message: "give the full path" },
+          ]),
     exportCollection: (r) => {
       if (!r.path.trim().startsWith("/"))
         return fail("BadRequest", "give the full path", [

@@ -11,6 +11,8 @@ import type {
   EngineChanged,
   ExportRequest,
   ExportResult,
+  HistoryExportRequest,
+  HistoryExportResult,
   FieldError,
   HistoryOccurrence,
   ImportRequest,
@@ -133,6 +135,9 @@ export const api = {
   importPreview: (request: ImportRequest): Promise<ImportResult> => result((c) => c.importPreview(request)),
   importRun: (request: ImportRequest): Promise<ImportResult> => result((c) => c.importRun(request)),
   exportCollection: (request: ExportRequest): Promise<ExportResult> => result((c) => c.exportCollection(request)),
+  /** A job's history (every record with the status) to a CSV file. */
+  exportHistory: (request: HistoryExportRequest): Promise<HistoryExportResult> =>
+    result((c) => c.exportHistory(request)),
 };
 
 export type PickPath = { kind: "file" | "directory" | "save"; defaultPath?: string; title?: string };

@@ -19,6 +19,8 @@ export type {
   PreviewRun_Serialize as PreviewRun,
   ExportRequest_Deserialize as ExportRequest,
   ExportResult,
+  HistoryExportRequest_Deserialize as HistoryExportRequest,
+  HistoryExportResult,
   ImportNote,
   TransferFormat,
   ImportRequest_Deserialize as ImportRequest,

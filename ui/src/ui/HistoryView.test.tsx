@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { api, type HistoryOccurrence } from "../ipc";
+import { api, CommandFailure, type HistoryOccurrence } from "../ipc";
 import { HISTORY_PAGE } from "../logic/historyFilter";
 import { HistoryView } from "./HistoryView";
 
@@ -56,5 +56,35 @@ describe("the history view", () => {
       expect(document.querySelector("#history-to-error")?.textContent).toBe("must not be before the start date"),
     );
     expect(document.querySelector("#history-to")!.getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("exports the records with the shown status to CSV, errors next to the path", async () => {
+    const exported = vi.spyOn(api, "exportHistory").mockImplementation(async (r) => ({ path: r.path, records: 25 }));
+    render(<HistoryView collection="local/desktop/default" job="ping" />);
+    await waitFor(() => expect(runs()).toBe(HISTORY_PAGE));
+    fireEvent.change(document.querySelector("#history-filter")!, { target: { value: "Failed" } });
+    fireEvent.click(document.querySelector("#history-export")!);
+    fireEvent.input(document.querySelector("#history-export-path")!, { target: { value: "/tmp/ping.csv" } });
+    fireEvent.click(document.querySelector("#history-export-save")!);
+    await waitFor(() =>
+      expect(document.querySelector("#history-export-done")?.textContent).toBe("Wrote 25 records to /tmp/ping.csv."),
+    );
+    expect(exported).toHaveBeenCalledWith({
+      collection: "local/desktop/default",
+      job: "ping",
+      status: "Failed",
+      path: "/tmp/ping.csv",
+    });
+
+    exported.mockRejectedValueOnce(
+      new CommandFailure("BadRequest", "give the full path", [
+        { path: "path", code: "BadRequest", message: "give the full path (x.csv is relative)" },
+      ]),
+    );
+    fireEvent.input(document.querySelector("#history-export-path")!, { target: { value: "x.csv" } });
+    fireEvent.click(document.querySelector("#history-export-save")!);
+    await waitFor(() =>
+      expect(document.querySelector("#history-export-path-error")?.textContent).toContain("is relative"),
+    );
   });
 });

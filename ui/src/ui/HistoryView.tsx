@@ -10,6 +10,7 @@ import {
 } from "../logic/history";
 import { filterHistory, HISTORY_PAGE, type HistoryQuery, NO_QUERY, page, queryErrors } from "../logic/historyFilter";
 import { routeHash } from "../logic/routes";
+import { HistoryExportDialog } from "./HistoryExportDialog";
 import { useEngineChanged } from "./hooks";
 
 export function HistoryView({ collection, job }: { collection: string; job: string }) {
@@ -18,6 +19,7 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
   const [error, setError] = useState("");
   const [query, setQuery] = useState<HistoryQuery>(NO_QUERY);
   const [pages, setPages] = useState(1);
+  const [exporting, setExporting] = useState(false);
   const errors = queryErrors(query);
   const matching = useMemo(() => (items ? filterHistory(items, query) : null), [items, query]);
   const { shown, more } = page(matching ?? [], pages);
@@ -67,8 +69,18 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
               </option>
             ))}
           </select>
+          <button id="history-export" type="button" class="secondary outline" onClick={() => setExporting(true)}>
+            Export CSV…
+          </button>
         </div>
       </div>
+      <HistoryExportDialog
+        open={exporting}
+        collection={collection}
+        job={job}
+        status={status}
+        onClose={() => setExporting(false)}
+      />
       <div class="history-filters" role="search" aria-label="Narrow the history">
         <label>
           From

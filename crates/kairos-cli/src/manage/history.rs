@@ -31,6 +31,10 @@ pub struct HistoryArgs {
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u32).range(1..=MAX_TOP as i64))]
     top: u32,
+    /// Print CSV for a spreadsheet (a header line, then one line per record; cells a
+    /// spreadsheet would run as a formula start with ').
+    #[arg(long)]
+    csv: bool,
 }
 
 fn parse_status(text: &str) -> Outcome<&'static str> {
@@ -84,6 +88,9 @@ impl HistoryArgs {
             }
         }
         records.truncate(top);
+        if self.csv {
+            return Ok(kairos_engine::export::history_csv(&records));
+        }
         output(context, &Value::Array(records.clone()), || {
             history_table(&records, context.color)
         })

@@ -4,8 +4,10 @@
 //! was read into the file a user saves.
 
 mod document;
+mod history_csv;
 
 pub use document::{to_document, ExportDocument, ExportError, ExportFormat};
+pub use history_csv::{history_csv, HISTORY_CSV_COLUMNS};
 
 use crate::collections::COLLECTION_TYPE;
 use crate::engine::Engine;
