@@ -18,8 +18,6 @@ use std::path::PathBuf;
 /// made through the REST API keep theirs, and the app shows them all.
 pub const DESKTOP_SUBSCRIPTION: &str = "local";
 pub const DESKTOP_RESOURCE_GROUP: &str = "desktop";
-/// The plan of a collection made in the app: the largest (1,000 jobs, every minute).
-const DESKTOP_PLAN: &str = "P20Premium";
 /// History entries read for the viewer (the engine keeps at most 1,000 per job).
 pub(crate) const HISTORY_LIMIT: usize = 1_000;
 
@@ -96,7 +94,7 @@ pub fn list_collections(d: &Desktop) -> CommandResult<Vec<CollectionSummary>> {
         .collect()
 }
 
-fn collection_summary(d: &Desktop, key: &CollectionKey) -> CommandResult<CollectionSummary> {
+pub fn collection_summary(d: &Desktop, key: &CollectionKey) -> CommandResult<CollectionSummary> {
     let def = d.engine.get_collection(key)?;
     let limits = kairos_engine::quota::limits(&def);
     let (frequency, interval) = limits.max_recurrence;
@@ -117,18 +115,7 @@ fn collection_summary(d: &Desktop, key: &CollectionKey) -> CommandResult<Collect
 }
 
 pub fn create_collection(d: &Desktop, name: &str) -> CommandResult<CollectionSummary> {
-    let key = CollectionKey::new(DESKTOP_SUBSCRIPTION, DESKTOP_RESOURCE_GROUP, name.trim());
-    let body = json!({"location": "local", "properties": {"sku": {"name": DESKTOP_PLAN}, "state": "Enabled"}});
-    // Created only if absent, decided in the engine's write transaction (another process may
-    // create the same name at the same moment).
-    d.engine.create_collection(&key, body).map_err(|e| {
-        name_field_error(
-            e,
-            "jobCollectionName",
-            Some("a collection with this name already exists"),
-        )
-    })?;
-    collection_summary(d, &key)
+    crate::collections::create(d, name, None)
 }
 
 /// An engine error about a name, as an error on the form's `name` field: the engine names the

@@ -54,6 +54,20 @@ pub struct CollectionSummary {
     pub min_recurrence: String,
 }
 
+/// A collection's plan and the quota it sets itself, for the new and edit dialogs. Quota fields
+/// left `null` take the plan's limits. Numbers are signed so a negative one reaches the
+/// engine, which says what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionPlan {
+    /// Free, Standard, P10Premium or P20Premium.
+    pub plan: String,
+    pub max_job_count: Option<i32>,
+    /// Minute, Hour, Day, Week, Month or Year.
+    pub max_recurrence_frequency: Option<String>,
+    pub max_recurrence_interval: Option<i32>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct JobSummary {

@@ -2,6 +2,7 @@
 //! (SQLite work never runs on the thread that draws the window), plus the typed builder that
 //! exports `ui/src/ipc/bindings.ts`.
 
+use crate::collections;
 use crate::commands::{self as c, CommandResult, Desktop};
 use crate::dto::*;
 use crate::transfer;
@@ -41,8 +42,52 @@ pub async fn list_collections(app: AppHandle) -> CommandResult<Vec<CollectionSum
 
 #[tauri::command]
 #[specta::specta]
-pub async fn create_collection(app: AppHandle, name: String) -> CommandResult<CollectionSummary> {
-    blocking(&app, move |d| c::create_collection(d, &name)).await
+pub async fn create_collection(
+    app: AppHandle,
+    name: String,
+    plan: Option<CollectionPlan>,
+) -> CommandResult<CollectionSummary> {
+    blocking(&app, move |d| collections::create(d, &name, plan.as_ref())).await
+}
+
+/// The plan and the quota the collection sets itself.
+#[tauri::command]
+#[specta::specta]
+pub async fn get_collection_plan(
+    app: AppHandle,
+    collection: String,
+) -> CommandResult<CollectionPlan> {
+    blocking(&app, move |d| collections::get_plan(d, &collection)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn update_collection(
+    app: AppHandle,
+    collection: String,
+    plan: CollectionPlan,
+) -> CommandResult<CollectionSummary> {
+    blocking(&app, move |d| collections::update(d, &collection, &plan)).await
+}
+
+/// Delete the collection with its jobs and their history.
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_collection(app: AppHandle, collection: String) -> CommandResult<()> {
+    blocking(&app, move |d| collections::delete(d, &collection)).await
+}
+
+/// Whether every job is paused (the tray's "Pause all jobs").
+#[tauri::command]
+#[specta::specta]
+pub async fn get_paused(app: AppHandle) -> CommandResult<bool> {
+    blocking(&app, collections::paused).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_paused(app: AppHandle, paused: bool) -> CommandResult<bool> {
+    blocking(&app, move |d| collections::set_paused(d, paused)).await
 }
 
 #[tauri::command]
@@ -256,6 +301,11 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
         .commands(tauri_specta::collect_commands![
             list_collections,
             create_collection,
+            get_collection_plan,
+            update_collection,
+            delete_collection,
+            get_paused,
+            set_paused,
             set_collection_enabled,
             list_jobs,
             get_job,

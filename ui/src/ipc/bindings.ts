@@ -8,7 +8,15 @@ import * as __TAURI_EVENT from "@tauri-apps/api/event";
 /** Commands */
 export const commands = {
 	listCollections: () => typedError<CollectionSummary[], CommandError>(__TAURI_INVOKE("list_collections")),
-	createCollection: (name: string) => typedError<CollectionSummary, CommandError>(__TAURI_INVOKE("create_collection", { name })),
+	createCollection: (name: string, plan: CollectionPlan_Deserialize | null) => typedError<CollectionSummary, CommandError>(__TAURI_INVOKE("create_collection", { name, plan })),
+	/**  The plan and the quota the collection sets itself. */
+	getCollectionPlan: (collection: string) => typedError<CollectionPlan_Serialize, CommandError>(__TAURI_INVOKE("get_collection_plan", { collection })),
+	updateCollection: (collection: string, plan: CollectionPlan_Deserialize) => typedError<CollectionSummary, CommandError>(__TAURI_INVOKE("update_collection", { collection, plan })),
+	/**  Delete the collection with its jobs and their history. */
+	deleteCollection: (collection: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_collection", { collection })),
+	/**  Whether every job is paused (the tray's "Pause all jobs"). */
+	getPaused: () => typedError<boolean, CommandError>(__TAURI_INVOKE("get_paused")),
+	setPaused: (paused: boolean) => typedError<boolean, CommandError>(__TAURI_INVOKE("set_paused", { paused })),
 	setCollectionEnabled: (collection: string, enabled: boolean) => typedError<null, CommandError>(__TAURI_INVOKE("set_collection_enabled", { collection, enabled })),
 	listJobs: (collection: string) => typedError<JobSummary_Serialize[], CommandError>(__TAURI_INVOKE("list_jobs", { collection })),
 	getJob: (collection: string, name: string) => typedError<JobDetail_Serialize, CommandError>(__TAURI_INVOKE("get_job", { collection, name })),
@@ -58,6 +66,41 @@ export type BusyMinute = {
 	minute: string,
 	host: string,
 	jobs: number,
+};
+
+/**
+ *  A collection's plan and the quota it sets itself, for the new and edit dialogs. Quota fields
+ *  left `null` take the plan's limits. Numbers are signed so a negative one reaches the
+ *  engine, which says what is wrong with it.
+ */
+export type CollectionPlan = CollectionPlan_Serialize | CollectionPlan_Deserialize;
+
+/**
+ *  A collection's plan and the quota it sets itself, for the new and edit dialogs. Quota fields
+ *  left `null` take the plan's limits. Numbers are signed so a negative one reaches the
+ *  engine, which says what is wrong with it.
+ */
+export type CollectionPlan_Deserialize = {
+	/**  Free, Standard, P10Premium or P20Premium. */
+	plan: string,
+	maxJobCount?: number | null,
+	/**  Minute, Hour, Day, Week, Month or Year. */
+	maxRecurrenceFrequency?: string | null,
+	maxRecurrenceInterval?: number | null,
+};
+
+/**
+ *  A collection's plan and the quota it sets itself, for the new and edit dialogs. Quota fields
+ *  left `null` take the plan's limits. Numbers are signed so a negative one reaches the
+ *  engine, which says what is wrong with it.
+ */
+export type CollectionPlan_Serialize = {
+	/**  Free, Standard, P10Premium or P20Premium. */
+	plan: string,
+	maxJobCount: number | null,
+	/**  Minute, Hour, Day, Week, Month or Year. */
+	maxRecurrenceFrequency: string | null,
+	maxRecurrenceInterval: number | null,
 };
 
 export type CollectionSummary = {

@@ -2,8 +2,10 @@
 // (`npm run dev`). It is deliberately shallow — no recurrence engine: previews are a few
 // made-up weekly runs. Add `?empty` to the URL to start without collections.
 import { fakeOverview } from "./fakeOverview";
+import type { CollectionPlan_Deserialize as CollectionPlanIn } from "./bindings";
 import type { Backend } from "./index";
 import type {
+  CollectionPlan,
   CollectionSummary,
   FieldError,
   ImportRequest,
@@ -103,7 +105,51 @@ function save(collection: string, name: string, properties: JsonValue, secretsSe
   return jobs.get(`${collection}|${name}`)!.summary;
 }
 
-function addCollection(name: string): CollectionSummary {
+const PLAN_LIMITS: Record<string, number> = { Free: 5, Standard: 50, P10Premium: 50, P20Premium: 1000 };
+const plans = new Map<string, CollectionPlan>();
+let paused = false;
+
+/** The engine's rules, shallowly: a known plan, counts and intervals at least 1, one Free collection. */
+function checkPlan(p: CollectionPlan, id: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const at = (path: string, message: string) => errors.push({ path, code: "BadRequest", message });
+  if (!(p.plan in PLAN_LIMITS)) at("plan", `'${p.plan}' is not a plan`);
+  if (p.maxJobCount !== null && p.maxJobCount < 1) at("maxJobCount", `must be at least 1; got ${p.maxJobCount}`);
+  if (p.maxRecurrenceInterval !== null && p.maxRecurrenceInterval < 1)
+    at("maxRecurrenceInterval", `must be at least 1; got ${p.maxRecurrenceInterval}`);
+  if (p.maxRecurrenceInterval !== null && !p.maxRecurrenceFrequency) at("maxRecurrenceFrequency", "is required");
+  if (p.plan === "Free" && [...plans].some(([other, q]) => other !== id && q.plan === "Free"))
+    at("plan", "subscription 'local' already has a Free job collection; a subscription may have only one");
+  return errors;
+}
+
+function applyPlan(c: CollectionSummary, p: CollectionPlan) {
+  plans.set(c.id, p);
+  c.plan = p.plan;
+  c.maxJobCount = p.maxJobCount ?? PLAN_LIMITS[p.plan] ?? 1000;
+  c.minRecurrence = p.maxRecurrenceFrequency
+    ? `${p.maxRecurrenceInterval ?? 1} ${p.maxRecurrenceFrequency}`
+    : p.plan === "Free"
+      ? "1 Hour"
+      : "1 Minute";
+}
+
+/** What the UI sends, with every field present (as the backend answers it). */
+const full = (p: CollectionPlanIn): CollectionPlan => ({
+  plan: p.plan,
+  maxJobCount: p.maxJobCount ?? null,
+  maxRecurrenceFrequency: p.maxRecurrenceFrequency ?? null,
+  maxRecurrenceInterval: p.maxRecurrenceInterval ?? null,
+});
+
+const DEFAULT_PLAN: CollectionPlan = {
+  plan: "P20Premium",
+  maxJobCount: null,
+  maxRecurrenceFrequency: null,
+  maxRecurrenceInterval: null,
+};
+
+function addCollection(name: string, plan: CollectionPlan = DEFAULT_PLAN): CollectionSummary {
   const c = {
     id: `local/desktop/${name}`,
     name,
@@ -111,10 +157,11 @@ function addCollection(name: string): CollectionSummary {
     resourceGroup: "desktop",
     state: "Enabled",
     plan: "P20Premium",
-    maxJobCount: 5000,
+    maxJobCount: 1000,
     jobCount: 0,
     minRecurrence: "1 Minute",
   };
+  applyPlan(c, plan);
   collections.set(c.id, c);
   return c;
 }
@@ -207,10 +254,46 @@ const missing = () => fail("NotFound", "no such job");
 export const fakeBackend: Backend = {
   commands: {
     listCollections: () => ok([...collections.values()]),
-    createCollection: (name) =>
-      collections.has(`local/desktop/${name}`)
-        ? fail("Conflict", `a collection named '${name}' already exists`)
-        : changedWith(ok(addCollection(name))),
+    createCollection: (name, given) => {
+      const plan = given ? full(given) : DEFAULT_PLAN;
+      const id = `local/desktop/${name}`;
+      if (collections.has(id))
+        return fail("Conflict", `a collection named '${name}' already exists`, [
+          { path: "name", code: "Conflict", message: "a collection with this name already exists" },
+        ]);
+      const errors = checkPlan(plan, id);
+      return errors.length ? fail("BadRequest", errors[0].message, errors) : changedWith(ok(addCollection(name, plan)));
+    },
+    getCollectionPlan: (id) => {
+      const p = plans.get(id);
+      return p ? ok(p) : fail("ResourceNotFound", "no such collection");
+    },
+    updateCollection: (id, given) => {
+      const plan = full(given);
+      const c = collections.get(id);
+      if (!c) return fail("ResourceNotFound", "no such collection");
+      const errors = checkPlan(plan, id);
+      if (plan.plan === "Free" && c.jobCount > 5)
+        errors.push({
+          path: "plan",
+          code: "Conflict",
+          message: `the collection has ${c.jobCount} jobs; the Free plan allows 5`,
+        });
+      if (errors.length) return fail("BadRequest", errors[0].message, errors);
+      applyPlan(c, plan);
+      return changedWith(ok(c));
+    },
+    deleteCollection: (id) => {
+      if (!collections.delete(id)) return fail("ResourceNotFound", "no such collection");
+      plans.delete(id);
+      for (const [k, j] of jobs) if (j.summary.collection === id) jobs.delete(k);
+      return changedWith(ok(null));
+    },
+    getPaused: () => ok(paused),
+    setPaused: (p) => {
+      paused = p;
+      return changedWith(ok(paused));
+    },
     setCollectionEnabled: (id, enabled) => {
       for (const j of jobs.values())
         if (j.summary.collection === id) j.summary.state = enabled ? "Enabled" : "Disabled";

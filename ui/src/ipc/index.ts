@@ -5,6 +5,7 @@
 import { commands, events } from "./bindings";
 import type {
   ApiInfo,
+  CollectionPlan,
   CollectionSummary,
   CommandError,
   DesktopProblems,
@@ -100,7 +101,18 @@ async function plain<T>(call: (c: Backend["commands"]) => Promise<T>): Promise<T
 
 export const api = {
   listCollections: (): Promise<CollectionSummary[]> => result((c) => c.listCollections()),
-  createCollection: (name: string): Promise<CollectionSummary> => result((c) => c.createCollection(name)),
+  /** `plan` null: P20Premium with its limits. Errors name `name`, `plan`, `maxJobCount`, `maxRecurrence…`. */
+  createCollection: (name: string, plan: CollectionPlan | null = null): Promise<CollectionSummary> =>
+    result((c) => c.createCollection(name, plan)),
+  /** The plan and the quota the collection sets itself (null where the plan's limits apply). */
+  getCollectionPlan: (collection: string): Promise<CollectionPlan> => result((c) => c.getCollectionPlan(collection)),
+  updateCollection: (collection: string, plan: CollectionPlan): Promise<CollectionSummary> =>
+    result((c) => c.updateCollection(collection, plan)),
+  /** Deletes its jobs and their history too. */
+  deleteCollection: (collection: string): Promise<null> => result((c) => c.deleteCollection(collection)),
+  /** Every job paused (the tray's "Pause all jobs")? */
+  getPaused: (): Promise<boolean> => result((c) => c.getPaused()),
+  setPaused: (paused: boolean): Promise<boolean> => result((c) => c.setPaused(paused)),
   /** `collection` is always the collection's id (`subscription/resourceGroup/name`). */
   setCollectionEnabled: (collection: string, enabled: boolean): Promise<null> =>
     result((c) => c.setCollectionEnabled(collection, enabled)),

@@ -2,6 +2,7 @@
 // whose optional fields are always present as null). Type-only, so importing it loads nothing.
 export type {
   ApiInfo,
+  CollectionPlan_Serialize as CollectionPlan,
   CollectionSummary,
   CommandError,
   EngineChanged,

@@ -8,6 +8,7 @@ import { JobsView } from "./jobs/JobsView";
 import { OverviewView } from "./overview/OverviewView";
 import { SettingsView } from "./SettingsView";
 import { Sidebar } from "./Sidebar";
+import { PauseToggle } from "./collections/PauseToggle";
 import { ThemeToggle } from "./ThemeToggle";
 import { Toast } from "./Toast";
 import { navigate, useEngineChanged, useRoute } from "./hooks";
@@ -60,6 +61,9 @@ export function App() {
             )}
           </ul>
           <ul>
+            <li>
+              <PauseToggle />
+            </li>
             <li>
               <a id="open-settings" href="#/settings" aria-current={route.page === "settings" ? "page" : undefined}>
                 Settings

@@ -1,7 +1,11 @@
 import { useState } from "preact/hooks";
-import { type CollectionSummary, api, messageOf } from "../ipc";
+import { type CollectionSummary, type FieldError, api, errorsOf, messageOf } from "../ipc";
+import { NEW_PLAN, PLAN_FIELDS, planOf } from "../logic/collectionForm";
 import { routeHash } from "../logic/routes";
-import { importCounts } from "../logic/transfer";
+import { errorsByField, importCounts } from "../logic/transfer";
+import { DeleteCollectionDialog } from "./collections/DeleteCollectionDialog";
+import { EditCollectionDialog } from "./collections/EditCollectionDialog";
+import { PlanFields } from "./collections/PlanFields";
 import { navigate } from "./hooks";
 import { toast } from "./toast";
 import { ImportFileDialog } from "./transfer/ImportFileDialog";
@@ -10,6 +14,7 @@ type Props = { collections: CollectionSummary[] | null; current: string | null; 
 
 export function Sidebar({ collections, current, onChanged }: Props) {
   const selected = collections?.find((c) => c.id === current) ?? null;
+  const [dialog, setDialog] = useState<"edit" | "delete" | null>(null);
   const setEnabled = async (enabled: boolean) => {
     if (!selected) return;
     try {
@@ -63,6 +68,27 @@ export function Sidebar({ collections, current, onChanged }: Props) {
           <button id="collection-disable-all" type="button" class="outline secondary" onClick={() => setEnabled(false)}>
             Disable all
           </button>
+          <button id="collection-edit" type="button" class="outline secondary" onClick={() => setDialog("edit")}>
+            Edit collection…
+          </button>
+          <button id="collection-delete" type="button" class="outline secondary" onClick={() => setDialog("delete")}>
+            Delete collection…
+          </button>
+          <EditCollectionDialog
+            open={dialog === "edit"}
+            collection={selected}
+            onClose={() => setDialog(null)}
+            onSaved={onChanged}
+          />
+          <DeleteCollectionDialog
+            open={dialog === "delete"}
+            collection={selected}
+            onClose={() => setDialog(null)}
+            onDeleted={() => {
+              onChanged();
+              navigate({ page: "overview" });
+            }}
+          />
         </div>
       )}
       <NewCollection onCreated={onChanged} />
@@ -97,24 +123,30 @@ function ImportFile({ onImported }: { onImported: () => void }) {
 function NewCollection({ onCreated }: { onCreated: () => void }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
-  const [error, setError] = useState("");
+  const [plan, setPlan] = useState(NEW_PLAN);
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const by = errorsByField(errors, PLAN_FIELDS);
+  const close = () => {
+    setOpen(false);
+    setErrors([]);
+  };
   const submit = async (e: Event) => {
     e.preventDefault();
     const n = name.trim();
-    if (!n) {
-      setError("Give the collection a name.");
-      return;
-    }
+    const { plan: chosen, errors: local } = planOf(plan);
+    if (!n) local.unshift({ path: "name", code: "Form", message: "Give the collection a name." });
+    setErrors(local);
+    if (local.length) return;
     try {
-      const created = await api.createCollection(n);
-      setOpen(false);
+      const created = await api.createCollection(n, chosen);
+      close();
       setName("");
-      setError("");
+      setPlan(NEW_PLAN);
       toast(`Created collection ${created.name}`);
       onCreated();
       navigate({ page: "collection", collection: created.id });
     } catch (err) {
-      setError(messageOf(err));
+      setErrors(errorsOf(err).length ? errorsOf(err) : [{ path: "", code: "Error", message: messageOf(err) }]);
     }
   };
   if (!open) {
@@ -124,34 +156,29 @@ function NewCollection({ onCreated }: { onCreated: () => void }) {
       </button>
     );
   }
+  const nameErrors = [...(by.name ?? []), ...(by[""] ?? [])];
   return (
-    <form class="new-collection" onSubmit={submit} onKeyDown={(e) => e.key === "Escape" && setOpen(false)}>
+    <form class="new-collection" onSubmit={submit} onKeyDown={(e) => e.key === "Escape" && close()}>
       <label for="new-collection-name">Collection name</label>
       <input
         id="new-collection-name"
         autoFocus
         value={name}
-        aria-invalid={error ? "true" : undefined}
-        aria-describedby={error ? "new-collection-error" : undefined}
+        aria-invalid={by.name ? "true" : undefined}
+        aria-describedby={nameErrors.length ? "new-collection-error" : undefined}
         onInput={(e) => setName(e.currentTarget.value)}
       />
-      {error && (
+      {nameErrors.length > 0 && (
         <small id="new-collection-error" class="error-text">
-          {error}
+          {nameErrors.join(" ")}
         </small>
       )}
+      <PlanFields prefix="new-collection" form={plan} errors={by} onChange={setPlan} />
       <div class="row">
         <button id="new-collection-create" type="submit">
           Create
         </button>
-        <button
-          type="button"
-          class="secondary outline"
-          onClick={() => {
-            setOpen(false);
-            setError("");
-          }}
-        >
+        <button type="button" class="secondary outline" onClick={close}>
           Cancel
         </button>
       </div>

@@ -1,0 +1,62 @@
+// "Edit collection…": the plan and quota of an existing collection, each refusal on its field.
+import { useEffect, useState } from "preact/hooks";
+import { type CollectionSummary, type FieldError, api, errorsOf, messageOf } from "../../ipc";
+import { NEW_PLAN, PLAN_FIELDS, formOf, planOf } from "../../logic/collectionForm";
+import { errorsByField } from "../../logic/transfer";
+import { Modal } from "../Modal";
+import { toast } from "../toast";
+import { PlanFields } from "./PlanFields";
+
+type Props = { open: boolean; collection: CollectionSummary; onClose: () => void; onSaved: () => void };
+
+export function EditCollectionDialog({ open, collection, onClose, onSaved }: Props) {
+  const [form, setForm] = useState(NEW_PLAN);
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    setErrors([]);
+    api
+      .getCollectionPlan(collection.id)
+      .then((p) => setForm(formOf(p)))
+      .catch((e) => setErrors([{ path: "", code: "Error", message: messageOf(e) }]));
+  }, [open, collection.id]);
+  const by = errorsByField(errors, PLAN_FIELDS);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const { plan, errors: local } = planOf(form);
+    setErrors(local);
+    if (local.length) return;
+    setBusy(true);
+    try {
+      await api.updateCollection(collection.id, plan);
+      toast(`Saved collection ${collection.name}`);
+      onSaved();
+      onClose();
+    } catch (err) {
+      setErrors(errorsOf(err).length ? errorsOf(err) : [{ path: "", code: "Error", message: messageOf(err) }]);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal id="edit-collection" open={open} onClose={onClose} title={`Edit ${collection.name}`}>
+      <form onSubmit={submit}>
+        <PlanFields prefix="edit-collection" form={form} errors={by} onChange={setForm} />
+        {by[""] && (
+          <p id="edit-collection-error" class="error-text" role="alert">
+            {by[""].join(" ")}
+          </p>
+        )}
+        <footer>
+          <button type="button" class="secondary outline" onClick={onClose}>
+            Cancel
+          </button>
+          <button id="edit-collection-save" type="submit" aria-busy={busy || undefined} disabled={busy}>
+            Save
+          </button>
+        </footer>
+      </form>
+    </Modal>
+  );
+}

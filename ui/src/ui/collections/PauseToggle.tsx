@@ -1,0 +1,41 @@
+// "Pause all jobs" / "Resume all jobs", as in the tray: the `paused` setting every runner reads.
+// Shows the state now, also when the tray changed it (read again on every engine change).
+import { useEffect, useState } from "preact/hooks";
+import { api, messageOf, onEngineChanged } from "../../ipc";
+import { toast } from "../toast";
+
+export function PauseToggle() {
+  const [paused, setPaused] = useState<boolean | null>(null);
+  useEffect(() => {
+    const read = () =>
+      api
+        .getPaused()
+        .then(setPaused)
+        .catch(() => setPaused(null));
+    read();
+    return onEngineChanged(read);
+  }, []);
+  if (paused === null) return null;
+  const toggle = async () => {
+    try {
+      const now = await api.setPaused(!paused);
+      setPaused(now);
+      toast(now ? "Paused: no job fires until you resume" : "Resumed: jobs fire again");
+    } catch (e) {
+      toast(messageOf(e), "error");
+    }
+  };
+  return (
+    <button
+      id="pause-all"
+      type="button"
+      class={paused ? "contrast" : "secondary outline"}
+      aria-pressed={paused ? "true" : "false"}
+      data-paused={paused ? "true" : "false"}
+      title={paused ? "Every job is paused; click to resume" : "Pause every job (the tray runner fires nothing)"}
+      onClick={toggle}
+    >
+      {paused ? "Paused — Resume all" : "Pause all"}
+    </button>
+  );
+}
