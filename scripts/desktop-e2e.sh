@@ -9,7 +9,8 @@
 #        KAIROS_TOOLS           where tauri-driver is installed (default $HOME/.cache/kairos-tools)
 #        KAIROS_DESKTOP_VENV    default $HOME/.cache/kairos-desktop-venv
 #        KAIROS_DESKTOP_E2E_OUT logs (dbusmock, tauri-driver and app output); default a new /tmp dir
-#        KAIROS_SCREENSHOTS_DIR default docs/screenshots
+#        KAIROS_SCREENSHOTS_DIR where screenshots go (KAIROS_SCREENSHOTS_DIR=docs/screenshots renews the
+#                               README's); default a new /tmp dir, so a run leaves the tree clean
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

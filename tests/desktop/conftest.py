@@ -38,7 +38,9 @@ DBUS_TOOL = HERE / "dbus_tool.py"
 TARGET_DIR = Path(os.environ.get("CARGO_TARGET_DIR") or Path.home() / ".cache/kairos-target")
 APP_BIN = Path(os.environ.get("KAIROS_DESKTOP_BIN") or TARGET_DIR / "debug/kairos-desktop")
 TRAY_BIN = APP_BIN.with_name("kairos-tray")  # the window starts the tray runner from next to itself
-SCREENSHOTS = Path(os.environ.get("KAIROS_SCREENSHOTS_DIR") or ROOT / "docs/screenshots")
+# Screenshots go to docs/screenshots only when asked (KAIROS_SCREENSHOTS_DIR=docs/screenshots), so
+# a local run leaves the tree clean; otherwise to a temporary directory (still taken and checked).
+SCREENSHOTS = Path(os.environ.get("KAIROS_SCREENSHOTS_DIR") or tempfile.mkdtemp(prefix="kairos-screenshots-"))
 OUT = Path(os.environ.get("KAIROS_DESKTOP_E2E_OUT") or tempfile.mkdtemp(prefix="kairos-desktop-e2e-"))
 OUT.mkdir(parents=True, exist_ok=True)
 
@@ -576,7 +578,7 @@ def ui(driver) -> UI:
 
 
 def screenshot(driver: webdriver.Remote, name: str) -> Path:
-    """Save the window as docs/screenshots/<name> (a PNG)."""
+    """Save the window as <name> (a PNG) in SCREENSHOTS."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / name
     # Not mid-transition (a card fading in, a toast sliding): finite animations finish first.

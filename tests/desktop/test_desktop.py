@@ -230,7 +230,7 @@ def test_c_run_now_and_history(driver, ui, target):
     ui.type("#history-export-path", str(csv))
     ui.click("#history-export-save")
     ui.wait_text("#history-export-done", lambda t: "Wrote 1 records" in t, "to report the written file")
-    lines = csv.read_text(encoding="utf-8").split("\r\n")
+    lines = csv.read_bytes().decode("utf-8").split("\r\n")
     assert lines[0].startswith("expectedExecutionTime,startTime,endTime,actionName,status"), lines
     assert ",MainAction,Completed," in lines[1], lines
     ui.click("#history-export-dialog .close")
