@@ -577,6 +577,17 @@ def ui(driver) -> UI:
     return UI(driver)
 
 
+def invoke(driver, command: str, args: dict):
+    """Call a Tauri command from the page, as the UI does; returns its answer or raises."""
+    out = driver.execute_async_script(
+        "const [cmd, args, done] = arguments;"
+        "window.__TAURI_INTERNALS__.invoke(cmd, args).then(r => done({ok: r}), e => done({err: e}));",
+        command, args)
+    if "err" in out:
+        raise AssertionError(f"{command} failed: {out['err']}")
+    return out["ok"]
+
+
 def screenshot(driver: webdriver.Remote, name: str) -> Path:
     """Save the window as <name> (a PNG) in SCREENSHOTS."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

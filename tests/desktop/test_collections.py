@@ -10,22 +10,11 @@ import sqlite3
 
 import pytest
 
-from conftest import wait_for
+from conftest import invoke, wait_for
 
 pytestmark = pytest.mark.incremental
 
 ITEM = 'li[data-testid="collection-{}"]'
-
-
-def invoke(driver, command: str, args: dict):
-    """Call a Tauri command from the page, as the UI does; returns its answer or raises."""
-    out = driver.execute_async_script(
-        "const [cmd, args, done] = arguments;"
-        "window.__TAURI_INTERNALS__.invoke(cmd, args).then(r => done({ok: r}), e => done({err: e}));",
-        command, args)
-    if "err" in out:
-        raise AssertionError(f"{command} failed: {out['err']}")
-    return out["ok"]
 
 
 def paused_setting(data_dir) -> str | None:

@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from conftest import free_port, screenshot, wait_for
+from conftest import free_port, invoke, screenshot, wait_for
 
 pytestmark = pytest.mark.incremental
 
@@ -24,17 +24,6 @@ BLACKOUT = "daily-with-holiday"
 MOVED = "berlin-moved"
 SKIPPED = "berlin-skipped"
 ROW = 'tr[data-testid="job-row-{}"]'
-
-
-def invoke(driver, command: str, args: dict):
-    """Call a Tauri command from the page, as the UI does; returns its answer or raises."""
-    out = driver.execute_async_script(
-        "const [cmd, args, done] = arguments;"
-        "window.__TAURI_INTERNALS__.invoke(cmd, args).then(r => done({ok: r}), e => done({err: e}));",
-        command, args)
-    if "err" in out:
-        raise AssertionError(f"{command} failed: {out['err']}")
-    return out["ok"]
 
 
 def next_spring_change(after: date) -> date:

@@ -14,23 +14,7 @@ import {
   toggleSelection,
   visibleJobs,
 } from "./jobsTable";
-
-function job(name: string, over: Partial<JobSummary> = {}): JobSummary {
-  return {
-    collection: "local/desktop/default",
-    name,
-    state: "Enabled",
-    actionType: "Http",
-    sentence: "Every day",
-    nextRun: null,
-    lastRun: null,
-    lastStatus: null,
-    executionCount: 0,
-    failureCount: 0,
-    faultedCount: 0,
-    ...over,
-  };
-}
+import { job } from "../test/jobs";
 
 const jobs = [
   job("backup", { nextRun: "2026-11-26T02:00:00Z", lastStatus: "Completed" }),

@@ -82,38 +82,14 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
         onClose={() => setExporting(false)}
       />
       <div class="history-filters" role="search" aria-label="Narrow the history">
-        <label>
-          From
-          <input
-            id="history-from"
-            type="date"
-            value={query.from}
-            aria-invalid={errors.from ? "true" : undefined}
-            aria-describedby={errors.from ? "history-from-error" : undefined}
-            onInput={(e) => narrow({ from: e.currentTarget.value })}
-          />
-          {errors.from && (
-            <small id="history-from-error" class="error-text">
-              {errors.from}
-            </small>
-          )}
-        </label>
-        <label>
-          To
-          <input
-            id="history-to"
-            type="date"
-            value={query.to}
-            aria-invalid={errors.to ? "true" : undefined}
-            aria-describedby={errors.to ? "history-to-error" : undefined}
-            onInput={(e) => narrow({ to: e.currentTarget.value })}
-          />
-          {errors.to && (
-            <small id="history-to-error" class="error-text">
-              {errors.to}
-            </small>
-          )}
-        </label>
+        <DateBound
+          bound="from"
+          label="From"
+          value={query.from}
+          error={errors.from}
+          onInput={(from) => narrow({ from })}
+        />
+        <DateBound bound="to" label="To" value={query.to} error={errors.to} onInput={(to) => narrow({ to })} />
         <label>
           Text
           <input
@@ -182,5 +158,34 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
         </p>
       )}
     </section>
+  );
+}
+
+/** One end of the history's date range, with its error next to it. */
+function DateBound(props: {
+  bound: "from" | "to";
+  label: string;
+  value: string;
+  error?: string;
+  onInput: (value: string) => void;
+}) {
+  const id = `history-${props.bound}`;
+  return (
+    <label>
+      {props.label}
+      <input
+        id={id}
+        type="date"
+        value={props.value}
+        aria-invalid={props.error ? "true" : undefined}
+        aria-describedby={props.error ? `${id}-error` : undefined}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+      />
+      {props.error && (
+        <small id={`${id}-error`} class="error-text">
+          {props.error}
+        </small>
+      )}
+    </label>
   );
 }

@@ -3,24 +3,9 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/pr
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type JobSummary, api } from "../../ipc";
 import { JobsView } from "./JobsView";
+import { job } from "../../test/jobs";
 
 const C = "local/desktop/default";
-function job(name: string, over: Partial<JobSummary> = {}): JobSummary {
-  return {
-    collection: C,
-    name,
-    state: "Enabled",
-    actionType: "Http",
-    sentence: "Every day",
-    nextRun: null,
-    lastRun: null,
-    lastStatus: null,
-    executionCount: 0,
-    failureCount: 0,
-    faultedCount: 0,
-    ...over,
-  };
-}
 let jobs: JobSummary[];
 
 // Outside Tauri the ipc layer loads the development fake on first use (events included): load it
