@@ -534,9 +534,14 @@ class UI:
     def click(self, css: str, timeout: float | None = None):
         el = wait_for(lambda: (e := self.find(css, timeout)) and e.is_enabled() and e, timeout or self.timeout,
                       f"element {css!r} to be enabled")
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
-        el.click()
-        return el
+
+        def clicked():
+            # A modal closing (its state update lands a frame later) leaves the page inert for a
+            # moment: WebDriver then says "not interactable" and nothing was clicked, so try again.
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+            el.click()
+            return el
+        return wait_for(clicked, timeout or self.timeout, f"element {css!r} to take a click")
 
     def text(self, css: str) -> str:
         return self.find(css).text

@@ -234,6 +234,7 @@ def test_c_run_now_and_history(driver, ui, target):
     assert lines[0].startswith("expectedExecutionTime,startTime,endTime,actionName,status"), lines
     assert ",MainAction,Completed," in lines[1], lines
     ui.click("#history-export-dialog .close")
+    ui.gone("#history-export-dialog article")
 
 
 def paste(driver, element, text: str) -> None:
