@@ -368,3 +368,122 @@ def test_command_jobs_are_refused_on_the_classic_paths_too(sms, cloud_service, r
     r = raw("PATCH", raw.jobs(cs, "cmd", "/h?api-version=2014-04-01"), {"action": {"command": {"program": "rm"}}})
     assert r.status_code == 403 and r.json()["error"]["target"] == "properties.action.command", r.text
     assert sms.get_job(cs, "cmd", "h")["action"]["type"] == "http"
+
+
+# ---------------------------------------------------------------------------------------------
+# Raw HTTP: the job list's $filter, $top and $skip (docs/semantics.md, "Classic API", Answers)
+
+
+def test_the_job_list_filters_by_state_and_pages_with_top_and_skip(sms, cloud_service, raw, target):
+    cs = cloud_service
+    sms.create_job_collection(cs, "list")
+    start = (helpers.now() + timedelta(days=30)).strftime("%Y-%m-%dT%H:%MZ")
+
+    def put(job_id, state="enabled"):
+        r = raw("PUT", raw.jobs(cs, "list", f"/{job_id}?api-version=2014-04-01"), {
+            "startTime": start, "state": state, "recurrence": {"frequency": "day"},
+            "action": {"type": "http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"}}})
+        assert r.status_code == 201, r.text
+
+    enabled, disabled = ["e1", "e2", "e3"], ["d1", "d2"]
+    for job_id in enabled:
+        put(job_id)
+    for job_id in disabled:
+        put(job_id, "disabled")
+    # Two one-shot jobs that run at once and finish: one Completed, one Faulted (its target
+    # answers 500 and it has no retries).
+    ok_path, failing_path = target.path("classic-ok"), target.path("classic-fail")
+    target.respond(failing_path, 500)
+    for job_id, path in (("done", ok_path), ("broken", failing_path)):
+        r = raw("PUT", raw.jobs(cs, "list", f"/{job_id}?api-version=2014-04-01"), {
+            "action": {"type": "http", "request": {"uri": target.url(path), "method": "GET"},
+                       "retryPolicy": {"retryType": "none"}}})
+        assert r.status_code == 201, r.text
+
+    def ids(query=""):
+        r = raw("GET", raw.jobs(cs, "list", f"?api-version=2014-04-01{query}"))
+        assert r.status_code == 200, r.text
+        return [job["id"] for job in r.json()]
+
+    def state_of(job_id):
+        return raw("GET", raw.jobs(cs, "list", f"/{job_id}?api-version=2014-04-01")).json()["state"]
+
+    wait_until(lambda: state_of("done") == "completed" and state_of("broken") == "faulted",
+               timeout=RUN_TIMEOUT, what="the one-shot jobs to finish")
+
+    everything = ids()
+    assert sorted(everything) == sorted(enabled + disabled + ["done", "broken"])
+    assert ids() == everything, "the list's order is stable, so $skip can page through it"
+
+    # $filter=state eq X: each state in the 2015 page's lower case or ARM's capitalised form,
+    # quoted or bare (the value compares without regard to case).
+    assert sorted(ids("&$filter=state%20eq%20Enabled")) == enabled
+    assert sorted(ids("&$filter=state%20eq%20disabled")) == disabled
+    assert ids("&$filter=state%20eq%20'Completed'") == ["done"]
+    assert ids("&$filter=State%20EQ%20faulted") == ["broken"]
+    r = raw("GET", raw.jobs(cs, "list", "?api-version=2014-04-01&$filter=state%20eq%20disabled"))
+    assert {job["state"] for job in r.json()} == {"disabled"}, "answers are classic jobs, in camel case"
+
+    # $top and $skip: a page of the same order, alone or after the filter.
+    assert ids("&$top=2") == everything[:2]
+    assert ids("&$top=2&$skip=2") == everything[2:4]
+    assert ids("&$skip=5") == everything[5:]
+    assert ids("&$skip=7") == []
+    on = ids("&$filter=state%20eq%20enabled")
+    assert ids("&$filter=state%20eq%20enabled&$top=2&$skip=1") == on[1:3]
+
+
+def test_the_job_list_answers_every_job_without_top_and_at_most_100_with_it(sms, cloud_service, raw,
+                                                                           make_collection):
+    """ARM pages at 100 with a nextLink; the classic list has no nextLink, so without `$top` it is
+    every job (docs/semantics.md, "Classic API": "a JSON array of every job")."""
+    cs = cloud_service
+    jc = make_collection(sku="P20Premium", max_job_count=None, group=cs)
+    start = (helpers.now() + timedelta(days=30)).strftime("%Y-%m-%dT%H:%MZ")
+    for i in range(101):
+        r = raw("PUT", raw.jobs(cs, jc, f"/j{i:03}?api-version=2014-04-01"), {
+            "startTime": start, "state": "disabled", "recurrence": {"frequency": "day"},
+            "action": {"type": "http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"}}})
+        assert r.status_code == 201, r.text
+    every = raw("GET", raw.jobs(cs, jc, "?api-version=2014-04-01"))
+    assert every.status_code == 200 and isinstance(every.json(), list), every.text
+    assert sorted(job["id"] for job in every.json()) == [f"j{i:03}" for i in range(101)]
+    assert len(raw("GET", raw.jobs(cs, jc, "?$top=100")).json()) == 100
+    assert [j["id"] for j in raw("GET", raw.jobs(cs, jc, "?$skip=100")).json()] == [every.json()[100]["id"]]
+
+
+@pytest.mark.parametrize("query, parameter, says", [
+    ("$filter=status%20eq%20failed", "$filter", "supports only 'state eq VALUE'"),
+    ("$filter=state%20eq%20sleepy", "$filter", "'sleepy' is not a job state"),
+    ("$filter=state%20ne%20enabled", "$filter", "supports only 'state eq VALUE'"),
+    ("$top=0", "$top", "from 1 to 100"),
+    ("$top=101", "$top", "from 1 to 100"),
+    ("$skip=-1", "$skip", "whole number"),
+])
+def test_a_bad_job_list_query_is_400_naming_the_parameter(sms, cloud_service, raw, query, parameter, says):
+    cs = cloud_service
+    sms.create_job_collection(cs, "q")
+    r = raw("GET", raw.jobs(cs, "q", f"?api-version=2014-04-01&{query}"))
+    assert r.status_code == 400, r.text
+    error = r.json()["error"]
+    assert (error["code"], error["target"]) == ("BadRequest", parameter), r.text
+    assert says in error["message"], r.text
+
+
+def test_a_classic_put_with_21_retries_is_refused_naming_the_field(sms, cloud_service, raw):
+    """The 2015 page's maximum retry count is 20; the engine's rule, the same on both APIs."""
+    cs = cloud_service
+    sms.create_job_collection(cs, "retries")
+    job = {"action": {"type": "http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"},
+                      "retryPolicy": {"retryType": "fixed", "retryInterval": "PT1M", "retryCount": 21}},
+           "recurrence": {"frequency": "day"}}
+    r = raw("PUT", raw.jobs(cs, "retries", "/many?api-version=2014-04-01"), job)
+    assert r.status_code == 400, r.text
+    error = r.json()["error"]
+    assert error["target"] == "properties.action.retryPolicy.retryCount", r.text
+    assert "between 0 and 20" in error["message"] and "21" in error["message"], r.text
+    assert raw("GET", raw.jobs(cs, "retries", "/many?api-version=2014-04-01")).status_code == 404, "nothing stored"
+
+    job["action"]["retryPolicy"]["retryCount"] = 20
+    r = raw("PUT", raw.jobs(cs, "retries", "/many?api-version=2014-04-01"), job)
+    assert r.status_code == 201 and r.json()["action"]["retryPolicy"]["retryCount"] == 20, r.text
