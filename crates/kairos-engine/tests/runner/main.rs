@@ -5,5 +5,6 @@
 mod command;
 mod faults;
 mod harness;
+mod lease;
 mod retention;
 mod schedules;
