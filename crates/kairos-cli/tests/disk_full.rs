@@ -3,6 +3,9 @@
 //! spin or flood its log (it backs off and logs the failure once), and must fire the job by
 //! itself once space is freed. CPU use and recovery time are measured by
 //! `scripts/bench-disk-full.sh` (docs/benchmarks.md), not here.
+//!
+//! Linux only: it needs `unshare`, tmpfs and `/proc/PID/root`.
+#![cfg(target_os = "linux")]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
