@@ -1,7 +1,12 @@
 //! When a long-running Kairos process (`kairos serve`, the tray runner) is asked to stop:
-//! SIGINT (Ctrl-C) or SIGTERM on Unix; Ctrl-C, Ctrl-Break, closing the console window, log-off and
-//! system shutdown on Windows. tokio's signal module covers each system; the two `cfg` blocks
-//! only choose which of its streams to wait on.
+//! SIGINT (Ctrl-C) or SIGTERM on Unix; Ctrl-C, Ctrl-Break and closing the console window on
+//! Windows. tokio's signal module covers each system; the two `cfg` blocks only choose which of
+//! its streams to wait on.
+//!
+//! The Windows log-off and shutdown console events are listened for too, but Windows sends them
+//! to services only, and never to a console process that has loaded user32.dll or gdi32.dll
+//! (SetConsoleCtrlHandler's documentation): `kairos serve` run as a service may get them; an
+//! interactive process, and the tray runner (tao loads user32), never does.
 
 /// The stop requests a process listens for. Install them early: from then on a request is a
 /// clean stop, never the default signal death (on Windows a console-close handler has about
