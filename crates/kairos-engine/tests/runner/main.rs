@@ -3,6 +3,7 @@
 //! idle before asserting that nothing happened.
 
 mod command;
+mod far_end;
 mod faults;
 mod harness;
 mod lease;
