@@ -826,3 +826,6 @@ async fn run_records_history_newest_first() {
 
 #[path = "api/commands.rs"]
 mod commands;
+
+#[path = "api/never_runs.rs"]
+mod never_runs;
