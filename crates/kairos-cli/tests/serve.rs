@@ -635,3 +635,6 @@ fn repeated_401s_lock_the_peer_out() {
     assert!((29..=30).contains(&retry_after), "{retry_after}");
     assert_eq!(server.stop("TERM"), Some(0), "log: {}", log(&dir));
 }
+
+#[path = "serve/private_targets.rs"]
+mod private_targets;
