@@ -2,7 +2,9 @@
 second, fresh one: the ARM example (a file with problems first: reported, nothing written; then
 with its parameters file: previewed, imported, listed), the Command action's program typed and
 saved, a bundle exported with its secrets (and a template with its warnings), and that bundle
-imported on a fresh database, where a wrong passphrase shows next to its field.
+imported on a fresh database, where a wrong passphrase shows next to its field. In between, a
+crontab is imported through the same dialog (its format chosen, previewed, imported, listed) and
+its collection exported as a crontab that gives the same lines back.
 
 Paths are typed into the fields: the "Browse…" buttons open the system's native dialog, which
 WebDriver cannot drive. Screenshots only when asked: KAIROS_TRANSFER_SCREENSHOTS=1 saves the
@@ -160,6 +162,58 @@ def test_d_a_bundle_with_secrets_and_a_template_are_exported(driver, ui, files):
                  "the template's warnings (secrets become parameters)")
     shots(driver, "export-warnings")
     assert json.loads(template.read_text())["resources"]
+    ui.click("#export-close")
+    ui.gone("#export-dialog[open]")
+
+
+# A crontab in the spelling the export writes (numbers for weekdays; `*/15` for a wildcard line,
+# whose Skip/Twice daylight-saving rule keeps that spelling), so the export gives its lines back.
+CRONTAB_JOBS = {
+    "backup": "30 2 * * * /usr/bin/env true backup",
+    "weekly-report": "0 9 * * 1 echo weekly report",
+    "ping": "*/15 * * * * echo ping",
+}
+CRONTAB = "# jobs moved from cron\nCRON_TZ=UTC\n" + "".join(
+    f"# kairos job: {name}\n{line}\n" for name, line in CRONTAB_JOBS.items())
+
+
+def test_d2_a_crontab_is_imported_then_exported_as_a_crontab(driver, ui, files):
+    crontab = files / "jobs.txt"  # a name that does not say crontab: the format is chosen
+    crontab.write_text(CRONTAB)
+    open_import(ui, crontab)
+    ui.select("#import-format", "Crontab")
+    ui.type("#import-collection", "from-cron")
+    ui.click("#import-preview")
+    ui.wait_text("#import-summary", lambda t: t.startswith(f"Jobs: {len(CRONTAB_JOBS)} to create; a preview"),
+                 f"to preview {len(CRONTAB_JOBS)} crontab jobs to create")
+    assert outcomes(ui) == {job: "would create" for job in CRONTAB_JOBS}
+    ui.click("#import-run")
+    ui.wait_text("#import-summary", lambda t: t == f"Jobs: {len(CRONTAB_JOBS)} created.",
+                 f"to count {len(CRONTAB_JOBS)} crontab jobs created")
+    assert outcomes(ui) == {job: "created" for job in CRONTAB_JOBS}
+    ui.click("#import-close")
+    ui.gone("#import-file-dialog[open]")
+    wait_for(lambda: ui.hash().startswith("#/c/") and "from-cron" in ui.hash(), 15, "the crontab collection's page")
+    for job in CRONTAB_JOBS:
+        ui.find(ROW.format(job), timeout=15)
+        assert ui.text(ROW.format(job) + " .state") == "Enabled"
+
+    ui.click("#export-collection")
+    ui.find("#export-dialog[open]")
+    ui.select("#export-format", "Crontab")
+    exported = files / "exported.crontab"
+    ui.type("#export-path", str(exported))
+    ui.click("#export-submit")
+    ui.wait_text("#export-done", lambda t: str(exported) in t, "to say where the crontab was saved")
+    assert not ui.all("#export-warnings"), "cron runs every one of these jobs: nothing left out"
+    lines = exported.read_text().splitlines()
+    settings = [line for line in lines if line and not line.startswith("#")]
+    # One zone line before the jobs, then each job's line right under the comment with its name.
+    assert settings[0] == "CRON_TZ=UTC", lines
+    assert sorted(settings[1:]) == sorted(CRONTAB_JOBS.values()), lines
+    for name, line in CRONTAB_JOBS.items():
+        at = lines.index(line)
+        assert lines[at - 1] == f"# kairos job: {name}", lines
     ui.click("#export-close")
     ui.gone("#export-dialog[open]")
 
