@@ -1,5 +1,6 @@
 //! `kairos import`'s progress bar (indicatif): drawn on a terminal for an import of 200 jobs or
-//! more, never into a pipe, never with `--json`, never below 200 jobs (docs/semantics.md, "Import and export", Large imports).
+//! more, never into a pipe, never with `--json`, never below 200 jobs (docs/semantics.md,
+//! "Import and export", Large imports).
 //!
 //! The terminal is a real pseudo-terminal from util-linux `script -qec CMD /dev/null`, which
 //! runs CMD with stdin, stdout and stderr on a pty and copies everything written there to its
