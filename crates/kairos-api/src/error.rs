@@ -1,17 +1,19 @@
 //! Every failure as an HTTP status with the ARM error body `{"error": {"code", "message",
 //! "target"?, "details"?}}` (spec §14.1), which the Azure SDKs parse.
 //!
-//! The body is built in two places only: [`arm_error`] here for every error of the API and the
-//! `kairos serve` process, and `ValidationErrors::to_arm_error` in the core for input errors
-//! (with their `details` list, which the core keeps to a bounded length). Engine errors go
-//! through one or the other.
+//! The body's shape belongs to the core (`kairos_core::error`: [`arm_error`] for a single
+//! error, `ValidationErrors::to_arm_error` for input errors with their bounded `details` list);
+//! engine errors go through `EngineError::to_arm_error`, which uses one or the other. This
+//! module only adds the HTTP status and headers.
 
 use axum::body::Body;
 use axum::http::{header, HeaderName, HeaderValue, StatusCode};
 use axum::response::Response;
 use kairos_core::{FieldError, ValidationErrors};
 use kairos_engine::EngineError;
-use serde_json::{json, Value};
+use serde_json::Value;
+
+pub use kairos_core::arm_error;
 
 #[derive(Debug)]
 pub(crate) struct ApiError {
@@ -20,27 +22,26 @@ pub(crate) struct ApiError {
     pub headers: Vec<(HeaderName, HeaderValue)>,
 }
 
-/// The ARM error body `{"error": {"code", "message", "target"?}}` of an error that is not a
-/// list of input problems (those are `ValidationErrors::to_arm_error`).
-pub fn arm_error(code: &str, message: &str, target: Option<&str>) -> Value {
-    let mut error = json!({"code": code, "message": message});
-    if let Some(target) = target {
-        error["target"] = json!(target);
-    }
-    json!({ "error": error })
-}
-
 /// The ARM error body of an engine error, as the API answers it (for processes that report one
 /// outside a request, such as `kairos serve` when the database cannot be opened).
 pub fn engine_error_body(e: EngineError) -> Value {
-    ApiError::from(e).body
+    e.to_arm_error()
 }
 
 impl ApiError {
     fn new(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError {
+        ApiError::with_target(status, code, message, None)
+    }
+
+    fn with_target(
+        status: StatusCode,
+        code: &str,
+        message: impl Into<String>,
+        target: Option<&str>,
+    ) -> ApiError {
         ApiError {
             status,
-            body: arm_error(code, &message.into(), None),
+            body: arm_error(code, &message.into(), target),
             headers: Vec::new(),
         }
     }
@@ -48,7 +49,7 @@ impl ApiError {
     /// 403 `CommandActionNotAllowed`: a Command action over an API that does not allow them
     /// (`commands.rs`).
     pub(crate) fn command_not_allowed(target: &str) -> ApiError {
-        ApiError::new(
+        ApiError::with_target(
             StatusCode::FORBIDDEN,
             "CommandActionNotAllowed",
             format!(
@@ -57,13 +58,8 @@ impl ApiError {
                  or turn on \"Allow Command jobs over the API\" in the desktop app's Settings; \
                  the desktop window and `kairos jobs put` (without --url) create them freely"
             ),
+            Some(target),
         )
-        .with_target(target)
-    }
-
-    fn with_target(mut self, target: &str) -> ApiError {
-        self.body["error"]["target"] = json!(target);
-        self
     }
 
     /// 429 `TooManyRequests` with `Retry-After`: the peer is locked out after repeated
@@ -129,12 +125,12 @@ impl ApiError {
 
     /// 400 `MissingOrInvalidRequiredQueryParameter` (spec §14.3), naming the parameter.
     pub fn query_parameter(name: &str, message: impl Into<String>) -> ApiError {
-        ApiError::new(
+        ApiError::with_target(
             StatusCode::BAD_REQUEST,
             "MissingOrInvalidRequiredQueryParameter",
             message,
+            Some(name),
         )
-        .with_target(name)
     }
 
     /// 400 `BadRequest` about one field or parameter, in the form validation errors take.
@@ -174,15 +170,9 @@ impl ApiError {
 
 impl From<EngineError> for ApiError {
     fn from(e: EngineError) -> ApiError {
-        let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let body = match e {
-            // Input problems: the core's body, with its (bounded) details list.
-            EngineError::Invalid(problems) => problems.to_arm_error(),
-            other => arm_error(other.code(), &other.message(), other.target()),
-        };
         ApiError {
-            status,
-            body,
+            status: StatusCode::from_u16(e.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            body: e.to_arm_error(),
             headers: Vec::new(),
         }
     }
@@ -201,6 +191,7 @@ impl From<ValidationErrors> for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn every_body_comes_from_arm_error_or_the_cores_validation_errors() {

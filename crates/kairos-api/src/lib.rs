@@ -43,7 +43,7 @@ use kairos_engine::Engine;
 use std::sync::Arc;
 
 pub use error::{arm_error, engine_error_body};
-pub use server::{load_tls, serve, ServeConfig};
+pub use server::{load_tls, serve, ServeConfig, TlsError};
 pub use throttle::{FAILURES as THROTTLE_FAILURES, FIRST_LOCKOUT as THROTTLE_FIRST_LOCKOUT};
 
 /// The api-version the API implements and writes.

@@ -21,9 +21,10 @@ use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
+use rustls::pki_types::pem::Error as PemError;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -83,39 +84,69 @@ pub(crate) struct Connection {
     pub body_read_timeout: Duration,
 }
 
+/// Why the certificate and key given for HTTPS cannot be used. The message names the file and
+/// what is wrong with it; `code` is the stable name of each case.
+#[derive(Debug, thiserror::Error)]
+pub enum TlsError {
+    #[error("cannot read a PEM certificate chain from {}: {source}", path.display())]
+    CertificateUnreadable { path: PathBuf, source: PemError },
+    #[error("{} holds no certificate (expected PEM 'BEGIN CERTIFICATE' blocks)", path.display())]
+    NoCertificate { path: PathBuf },
+    #[error("cannot read a PEM private key from {}: {source}", path.display())]
+    KeyUnreadable { path: PathBuf, source: PemError },
+    #[error("TLS cannot be set up: {0}")]
+    Setup(#[source] rustls::Error),
+    #[error("the certificate in {} and the key in {} cannot be used: {source}", cert.display(), key.display())]
+    Unusable {
+        cert: PathBuf,
+        key: PathBuf,
+        source: rustls::Error,
+    },
+}
+
+impl TlsError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            TlsError::CertificateUnreadable { .. } => "TlsCertificateUnreadable",
+            TlsError::NoCertificate { .. } => "TlsNoCertificate",
+            TlsError::KeyUnreadable { .. } => "TlsKeyUnreadable",
+            TlsError::Setup(_) => "TlsSetupFailed",
+            TlsError::Unusable { .. } => "TlsCertificateUnusable",
+        }
+    }
+}
+
 /// A TLS acceptor from a PEM certificate chain (leaf first) and a PEM private key (PKCS #8,
-/// PKCS #1 or SEC1). The message names the file and what is wrong with it.
-pub fn load_tls(cert: &Path, key: &Path) -> Result<TlsAcceptor, String> {
+/// PKCS #1 or SEC1).
+pub fn load_tls(cert: &Path, key: &Path) -> Result<TlsAcceptor, TlsError> {
     use rustls::pki_types::pem::PemObject;
     use rustls::pki_types::{CertificateDer, PrivateKeyDer};
     let chain = CertificateDer::pem_file_iter(cert)
         .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| {
-            format!(
-                "cannot read a PEM certificate chain from {}: {e}",
-                cert.display()
-            )
+        .map_err(|source| TlsError::CertificateUnreadable {
+            path: cert.to_path_buf(),
+            source,
         })?;
     if chain.is_empty() {
-        return Err(format!(
-            "{} holds no certificate (expected PEM 'BEGIN CERTIFICATE' blocks)",
-            cert.display()
-        ));
+        return Err(TlsError::NoCertificate {
+            path: cert.to_path_buf(),
+        });
     }
-    let private_key = PrivateKeyDer::from_pem_file(key)
-        .map_err(|e| format!("cannot read a PEM private key from {}: {e}", key.display()))?;
+    let private_key =
+        PrivateKeyDer::from_pem_file(key).map_err(|source| TlsError::KeyUnreadable {
+            path: key.to_path_buf(),
+            source,
+        })?;
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let mut config = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| format!("TLS cannot be set up: {e}"))?
+        .map_err(TlsError::Setup)?
         .with_no_client_auth()
         .with_single_cert(chain, private_key)
-        .map_err(|e| {
-            format!(
-                "the certificate in {} and the key in {} cannot be used: {e}",
-                cert.display(),
-                key.display()
-            )
+        .map_err(|source| TlsError::Unusable {
+            cert: cert.to_path_buf(),
+            key: key.to_path_buf(),
+            source,
         })?;
     config.alpn_protocols = vec![b"http/1.1".to_vec()];
     Ok(TlsAcceptor::from(Arc::new(config)))
@@ -220,4 +251,35 @@ fn is_connection_error(e: &std::io::Error) -> bool {
         e.kind(),
         ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tls_files_that_cannot_be_used_are_named_in_a_typed_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.pem");
+        let empty = dir.path().join("empty.pem");
+        std::fs::write(&empty, "").unwrap();
+        let e = load_tls(&missing, &empty).err().unwrap();
+        assert!(
+            matches!(e, TlsError::CertificateUnreadable { ref path, .. } if *path == missing),
+            "{e:?}"
+        );
+        assert!(e.to_string().starts_with(&format!(
+            "cannot read a PEM certificate chain from {}: ",
+            missing.display()
+        )));
+        let e = load_tls(&empty, &missing).err().unwrap();
+        assert_eq!(e.code(), "TlsNoCertificate");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} holds no certificate (expected PEM 'BEGIN CERTIFICATE' blocks)",
+                empty.display()
+            )
+        );
+    }
 }

@@ -122,8 +122,8 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
     let tls = match tls_files.map(|(cert, key)| kairos_api::load_tls(cert, key)) {
         None => None,
         Some(Ok(acceptor)) => Some(acceptor),
-        Some(Err(message)) => {
-            return report(&FieldError::bad_request("--tls-cert", message).into())
+        Some(Err(e)) => {
+            return report(&FieldError::bad_request("--tls-cert", e.to_string()).into())
         }
     };
     let config = ServeConfig {

@@ -3,8 +3,53 @@
 //! A `FieldError` names the field by its JSON path (`properties.recurrence.schedule.minutes[2]`)
 //! and says the rule in a sentence. Boundaries render them as the ARM error body
 //! `{"error": {"code", "message", "target", "details": [...]}}`.
+//!
+//! That body's shape is written here and nowhere else ([`arm_error`], [`ArmError`]): the API,
+//! `kairos serve`, the CLI and the engine's errors all build it through this module, so the
+//! bodies the Azure SDKs parse cannot drift apart between front ends.
 
 use serde_json::{json, Value};
+
+/// One entry of an ARM error body: `{"code", "message", "target"?}`, the body's top-level error
+/// and each of its `details`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArmError<'a> {
+    pub code: &'a str,
+    pub message: &'a str,
+    /// The field or parameter the error is about; absent from the JSON when `None`.
+    pub target: Option<&'a str>,
+}
+
+impl ArmError<'_> {
+    /// The entry as JSON, keys in the order the API has always sent them.
+    pub fn to_json(&self) -> Value {
+        let mut entry = json!({"code": self.code, "message": self.message});
+        if let Some(target) = self.target {
+            entry["target"] = json!(target);
+        }
+        entry
+    }
+
+    /// The whole body, `{"error": entry}`, with `details` when given.
+    pub fn body(&self, details: Option<Vec<Value>>) -> Value {
+        let mut error = self.to_json();
+        if let Some(details) = details {
+            error["details"] = Value::Array(details);
+        }
+        json!({ "error": error })
+    }
+}
+
+/// The ARM error body `{"error": {"code", "message", "target"?}}` of an error that is not a
+/// list of input problems (those are [`ValidationErrors::to_arm_error`], with `details`).
+pub fn arm_error(code: &str, message: &str, target: Option<&str>) -> Value {
+    ArmError {
+        code,
+        message,
+        target,
+    }
+    .body(None)
+}
 
 /// Stable error codes, as the Azure Scheduler API used them (spec §14).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,12 +101,18 @@ impl FieldError {
         }
     }
 
+    /// The field's path, or `None` for the document as a whole.
+    pub fn target(&self) -> Option<&str> {
+        Some(self.path.as_str()).filter(|p| !p.is_empty())
+    }
+
     fn to_json(&self) -> Value {
-        let mut v = json!({"code": self.code.as_str(), "message": self.sentence()});
-        if !self.path.is_empty() {
-            v["target"] = json!(self.path);
+        ArmError {
+            code: self.code.as_str(),
+            message: &self.sentence(),
+            target: self.target(),
         }
-        v
+        .to_json()
     }
 }
 
@@ -135,17 +186,56 @@ impl ValidationErrors {
     /// The ARM error body: the first error at the top, all of them in `details`.
     pub fn to_arm_error(&self) -> Value {
         let first = self.first();
-        let mut error = first.to_json();
-        error["message"] = json!(self.summary());
-        if self.errors.len() > 1 {
-            error["details"] = Value::Array(self.errors.iter().map(FieldError::to_json).collect());
+        let details =
+            (self.errors.len() > 1).then(|| self.errors.iter().map(FieldError::to_json).collect());
+        ArmError {
+            code: first.code.as_str(),
+            message: &self.summary(),
+            target: first.target(),
         }
-        json!({ "error": error })
+        .body(details)
     }
 }
 
 impl From<FieldError> for ValidationErrors {
     fn from(e: FieldError) -> Self {
         ValidationErrors::single(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bytes every front end sends: keys in this order, `target` and `details` only when
+    /// there is one.
+    #[test]
+    fn the_arm_error_body_has_one_shape() {
+        assert_eq!(
+            arm_error("Conflict", "taken", None).to_string(),
+            r#"{"error":{"code":"Conflict","message":"taken"}}"#
+        );
+        assert_eq!(
+            arm_error("BadRequest", "no", Some("$top")).to_string(),
+            r#"{"error":{"code":"BadRequest","message":"no","target":"$top"}}"#
+        );
+        let one = ValidationErrors::single(FieldError::bad_request("properties.a", "is required"));
+        assert_eq!(
+            one.to_arm_error().to_string(),
+            r#"{"error":{"code":"BadRequest","message":"properties.a: is required","target":"properties.a"}}"#
+        );
+        let two = ValidationErrors::from_vec(vec![
+            FieldError::bad_request("", "the document is empty"),
+            FieldError::bad_request("properties.b", "must be a number"),
+        ])
+        .unwrap();
+        assert_eq!(
+            two.to_arm_error().to_string(),
+            concat!(
+                r#"{"error":{"code":"BadRequest","message":"the document is empty (and 1 more problem)","#,
+                r#""details":[{"code":"BadRequest","message":"the document is empty"},"#,
+                r#"{"code":"BadRequest","message":"properties.b: must be a number","target":"properties.b"}]}}"#
+            )
+        );
     }
 }

@@ -14,4 +14,4 @@ pub mod recurrence;
 pub mod valid;
 pub mod validate;
 
-pub use error::{ErrorCode, FieldError, ValidationErrors};
+pub use error::{arm_error, ArmError, ErrorCode, FieldError, ValidationErrors};

@@ -2,7 +2,7 @@
 //! the API sends, the code the desktop shows) and an HTTP-like status at the boundary.
 
 use kairos_core::{FieldError, ValidationErrors};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// What kind of failure, which the API maps to a status code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,14 +117,14 @@ impl EngineError {
         }
     }
 
-    /// The ARM error body `{"error": {"code", "message", "target"?, "details"?}}`, for front ends
-    /// outside the API (the API builds its bodies in `kairos_api::error`). Invalid input gets
-    /// the core's body, with its bounded details list.
+    /// The ARM error body `{"error": {"code", "message", "target"?, "details"?}}` of this
+    /// error, as the API answers it and every other front end reports it. The shape is the
+    /// core's (`kairos_core::error`); invalid input gets its bounded details list.
     pub fn to_arm_error(&self) -> Value {
-        if let EngineError::Invalid(e) = self {
-            return e.to_arm_error();
+        match self {
+            EngineError::Invalid(e) => e.to_arm_error(),
+            other => kairos_core::arm_error(other.code(), &other.message(), other.target()),
         }
-        json!({"error": {"code": self.code(), "message": self.message()}})
     }
 }
 

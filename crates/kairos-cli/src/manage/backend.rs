@@ -9,7 +9,7 @@ use kairos_core::{FieldError, ValidationErrors};
 use kairos_engine::export::CollectionExport;
 use kairos_engine::import::{ImportBatch, ImportOptions, ImportReport};
 use kairos_engine::{CollectionKey, EngineError, ErrorKind, JobKey};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Exit codes of the managing commands (README, docs/semantics.md "The `kairos` command").
 pub const EXIT_FAILURE: u8 = 1;
@@ -42,7 +42,7 @@ impl Failure {
     pub fn new(exit: u8, code: &str, message: impl Into<String>) -> Failure {
         Failure {
             exit,
-            body: json!({"error": {"code": code, "message": message.into()}}),
+            body: kairos_core::arm_error(code, &message.into(), None),
         }
     }
 

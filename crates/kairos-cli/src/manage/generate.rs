@@ -51,7 +51,11 @@ fn finish(result: std::io::Result<()>) -> ExitCode {
         Err(e) => {
             eprintln!(
                 "{}",
-                serde_json::json!({"error": {"code": "InternalError", "message": format!("cannot write to standard output: {e}")}})
+                kairos_core::arm_error(
+                    "InternalError",
+                    &format!("cannot write to standard output: {e}"),
+                    None
+                )
             );
             ExitCode::from(super::backend::EXIT_FAILURE)
         }

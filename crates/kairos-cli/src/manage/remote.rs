@@ -11,7 +11,7 @@ use kairos_engine::export::CollectionExport;
 use kairos_engine::import::{ImportBatch, ImportOptions, ImportReport};
 use kairos_engine::{CollectionKey, JobKey};
 use reqwest::{Method, Url};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::Duration;
 
 const API_VERSION: &str = "2016-03-01";
@@ -121,7 +121,11 @@ impl Remote {
             let body = if parsed["error"].is_object() {
                 parsed
             } else {
-                json!({"error": {"code": format!("Http{status}"), "message": format!("the server answered {status}: {}", text.trim())}})
+                kairos_core::arm_error(
+                    &format!("Http{status}"),
+                    &format!("the server answered {status}: {}", text.trim()),
+                    None,
+                )
             };
             Err(Failure {
                 exit: Failure::exit_for_status(status),
