@@ -1,7 +1,7 @@
 """`kairos-tray.exe` (Windows build, under Wine, on an Xvfb display so Wine has a system tray),
 with no window open, fires a job that another process (the Linux `kairos serve`) wrote into the
 shared database, records the result, shows its icon (no tray problem recorded for the window)
-and stops cleanly on Ctrl-C; a Notification job fails cleanly (Wine has no toast platform) and
+and stops cleanly when the session ends; a Notification job fails cleanly (Wine has no toast platform) and
 the problem is recorded for the window."""
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
-import signal
 import sqlite3
 import subprocess
 import time
@@ -51,14 +50,24 @@ def fresh_wineserver():
     subprocess.run([wineserver, "-w"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
 
 
-def interrupt(tray: subprocess.Popen) -> int | None:
-    """Ctrl-C: Wine turns SIGINT into a console Ctrl-C event, which the runner answers by
-    recording what it was doing and stopping. None when it has not ended within 30 s."""
-    tray.send_signal(signal.SIGINT)
+def end_session(tray: subprocess.Popen, env: dict) -> int | None:
+    """Log-off: `wineboot --end-session` sends every window WM_QUERYENDSESSION and WM_ENDSESSION,
+    as Windows does. kairos-tray.exe is a GUI program (no console, so no Ctrl-C); tao ends its
+    event loop on WM_ENDSESSION and the runner stops, recording what it was doing, before the
+    process exits. None when it has not ended within 30 s."""
+    subprocess.run([WINE, "wineboot", "--end-session"], env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=60)
     try:
         return tray.wait(30)
     except subprocess.TimeoutExpired:
         return None
+
+
+def assert_stopped_cleanly(code: int | None, out: str):
+    assert code == 0, f"kairos-tray.exe exited {code}: {out[-3000:]}"
+    # The runner's own stop, not the process cut off after the event loop's end.
+    assert "the session is ending" in out and "stopped" in out.rsplit("the session is ending", 1)[1], \
+        out[-3000:]
 
 
 def write_due_job(data_dir, url: str, due: dt.datetime):
@@ -117,14 +126,14 @@ def test_tray_runner_fires_a_due_job_written_by_another_process(tmp_path, target
         # for the window's Settings. A failure to make it is recorded when the main loop starts,
         # long before the job is due.
         tray_problem = setting(data, "desktop.trayProblem")
-        code = interrupt(tray)
+        code = end_session(tray, env)
     finally:
         if tray.poll() is None:
             tray.kill()
             tray.wait(10)
         log.close()
     out = (tmp_path / "tray.log").read_text("utf-8", "replace")
-    assert code == 0, f"kairos-tray.exe exited {code}: {out[-3000:]}"
+    assert_stopped_cleanly(code, out)
     assert tray_problem is None, f"{tray_problem!r}: {out[-3000:]}"
 
     runs = history(data)
@@ -165,7 +174,7 @@ def test_a_notification_job_under_wine_fails_cleanly_and_is_reported(tmp_path, d
         while not recorded() and time.monotonic() < deadline and tray.poll() is None:
             time.sleep(0.5)
         problem = recorded()
-        code = interrupt(tray)
+        code = end_session(tray, env)
     finally:
         if tray.poll() is None:
             tray.kill()
@@ -174,7 +183,7 @@ def test_a_notification_job_under_wine_fails_cleanly_and_is_reported(tmp_path, d
     out = (tmp_path / "tray.log").read_text("utf-8", "replace")
     assert problem and problem.startswith("no desktop notification service: Windows cannot show toasts"), \
         f"{problem!r}: {out[-3000:]}"
-    assert code == 0, f"kairos-tray.exe exited {code}: {out[-3000:]}"
+    assert_stopped_cleanly(code, out)
 
     srv = KairosServer(data).start()
     try:

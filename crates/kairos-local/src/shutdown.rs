@@ -6,7 +6,9 @@
 //! The Windows log-off and shutdown console events are listened for too, but Windows sends them
 //! to services only, and never to a console process that has loaded user32.dll or gdi32.dll
 //! (SetConsoleCtrlHandler's documentation): `kairos serve` run as a service may get them; an
-//! interactive process, and the tray runner (tao loads user32), never does.
+//! interactive process never does. The tray runner, a GUI program on Windows (no console, so no
+//! console events at all), stops at the session's end through its event loop instead
+//! (WM_ENDSESSION, kairos-tray's `main_loop_tao.rs`).
 
 /// The stop requests a process listens for. Install them early: from then on a request is a
 /// clean stop, never the default signal death (on Windows a console-close handler has about

@@ -21,7 +21,10 @@ mod platform;
 
 /// Run the main loop on this thread: `make_tray` is called once the loop runs (macOS wants the
 /// status item created inside it); `start` gets the handle the runner talks through and must
-/// not block. Returns (or, with tao, exits the process with) the code the runner sends.
+/// not block; `end_session` is called when the system ends the loop without the runner having
+/// asked (Windows log-off or shutdown, macOS termination) and must stop the runner before it
+/// returns (the process ends right after). Returns (or, with tao, exits the process with) the
+/// code the runner sends.
 pub use platform::run;
 
 /// What the runner asks of the main thread.

@@ -4,7 +4,14 @@
 use super::{handle, Ui, UiMessage};
 use crate::tray::Tray;
 
-pub fn run(make_tray: impl FnOnce() -> Option<Tray>, start: impl FnOnce(Ui)) -> u8 {
+/// `end_session` is for the Windows and macOS event loops' end; Linux has none (log-out ends
+/// the runner with SIGTERM, a stop request like any other).
+pub fn run(
+    make_tray: impl FnOnce() -> Option<Tray>,
+    start: impl FnOnce(Ui),
+    end_session: impl FnOnce(),
+) -> u8 {
+    drop(end_session);
     let (send, messages) = std::sync::mpsc::channel::<UiMessage>();
     start(Ui::new(move |message| {
         let _ = send.send(message);

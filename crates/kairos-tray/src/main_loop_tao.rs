@@ -8,7 +8,11 @@ use std::sync::Mutex;
 use tao::event::{Event, StartCause};
 use tao::event_loop::{ControlFlow, EventLoopBuilder};
 
-pub fn run(make_tray: impl FnOnce() -> Option<Tray> + 'static, start: impl FnOnce(Ui)) -> u8 {
+pub fn run(
+    make_tray: impl FnOnce() -> Option<Tray> + 'static,
+    start: impl FnOnce(Ui),
+    end_session: impl FnOnce() + 'static,
+) -> u8 {
     #[allow(unused_mut)]
     let mut event_loop = EventLoopBuilder::<UiMessage>::with_user_event().build();
     #[cfg(target_os = "macos")]
@@ -26,6 +30,7 @@ pub fn run(make_tray: impl FnOnce() -> Option<Tray> + 'static, start: impl FnOnc
     }));
     let mut make_tray = Some(make_tray);
     let mut tray: Option<Tray> = None;
+    let mut end_session = Some(end_session);
     event_loop.run(move |event, _, control_flow| {
         *control_flow = ControlFlow::Wait;
         match event {
@@ -34,8 +39,20 @@ pub fn run(make_tray: impl FnOnce() -> Option<Tray> + 'static, start: impl FnOnc
             }
             Event::UserEvent(message) => {
                 if let Some(code) = handle(&mut tray, message) {
+                    // The runner has stopped by itself: the loop's end below is ours.
+                    end_session = None;
                     *control_flow = ControlFlow::ExitWithCode(i32::from(code));
                 }
+            }
+            // The loop ends without the runner having asked: on Windows tao's answer to
+            // WM_ENDSESSION (log-off, shutdown, an installer's Restart Manager), after which it
+            // exits the process at once; on macOS the app being terminated. The runner stops
+            // here first, so what it was doing is recorded, not cut off.
+            Event::LoopDestroyed => {
+                if let Some(end_session) = end_session.take() {
+                    end_session();
+                }
+                tray = None;
             }
             _ => {}
         }

@@ -29,6 +29,9 @@ const HOST_CHECK_EVERY: Duration = Duration::from_secs(60);
 const UI_EXIT_GRACE: Duration = Duration::from_secs(5);
 /// How long a stop waits for blocking work (a notification being shown, a host check) to finish.
 const BLOCKING_GRACE: Duration = Duration::from_secs(5);
+/// How long the end of the session (Windows log-off or shutdown) waits for the runner to stop:
+/// Windows offers to end a program that takes more than 5 s.
+const END_SESSION_GRACE: Duration = Duration::from_secs(4);
 
 pub fn run() -> ExitCode {
     launch::init_logging();
@@ -65,6 +68,17 @@ pub fn run() -> ExitCode {
             None
         }
     };
+    // The end of the session asks the runner to stop as Quit does, and waits until it has.
+    let (finished, runner_finished) = std::sync::mpsc::channel::<()>();
+    let end_commands = commands.clone();
+    let end_session = move || {
+        tracing::info!("the session is ending");
+        if end_commands.send(TrayCommand::Quit).is_ok()
+            && runner_finished.recv_timeout(END_SESSION_GRACE).is_err()
+        {
+            tracing::warn!("the runner did not stop before the session ended");
+        }
+    };
     let channels = Channels {
         commands,
         requests,
@@ -73,24 +87,28 @@ pub fn run() -> ExitCode {
         no_icon: no_icon_seen,
     };
     // The main thread belongs to the tray (macOS insists); the runner has a thread of its own.
-    let code = main_loop::run(make_tray, move |ui| {
-        let spawned = std::thread::Builder::new()
-            .name("kairos-runner".into())
-            .spawn(move || {
-                let code = run_runner(dir, ui.clone(), channels);
-                ui.exit(code);
-                // Everything is recorded by now. A main loop that cannot take the message (a
-                // Windows desktop whose windows went away, seen under Wine) must not keep the
-                // process alive: the login item would never start a new runner.
-                std::thread::sleep(UI_EXIT_GRACE);
-                eprintln!("kairos-tray: the tray did not close; exiting");
-                std::process::exit(i32::from(code));
-            });
-        if let Err(e) = spawned {
-            eprintln!("kairos-tray: cannot start the runner thread: {e}");
-            std::process::exit(1);
-        }
-    });
+    let code = main_loop::run(
+        make_tray,
+        move |ui| {
+            let spawned = std::thread::Builder::new()
+                .name("kairos-runner".into())
+                .spawn(move || {
+                    let code = run_runner(dir, ui.clone(), channels, finished);
+                    ui.exit(code);
+                    // Everything is recorded by now. A main loop that cannot take the message (a
+                    // Windows desktop whose windows went away, seen under Wine) must not keep the
+                    // process alive: the login item would never start a new runner.
+                    std::thread::sleep(UI_EXIT_GRACE);
+                    eprintln!("kairos-tray: the tray did not close; exiting");
+                    std::process::exit(i32::from(code));
+                });
+            if let Err(e) = spawned {
+                eprintln!("kairos-tray: cannot start the runner thread: {e}");
+                std::process::exit(1);
+            }
+        },
+        end_session,
+    );
     drop(lock);
     ExitCode::from(code)
 }
@@ -107,7 +125,13 @@ struct Channels {
 }
 
 /// The runner thread: the tokio runtime, the engine's runner, the REST API. Returns the exit code.
-fn run_runner(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
+/// `finished` is told once the runner has stopped and recorded what it was doing.
+fn run_runner(
+    dir: PathBuf,
+    ui: Ui,
+    channels: Channels,
+    finished: std::sync::mpsc::Sender<()>,
+) -> u8 {
     // Two workers: the runner's attempts are I/O; SQLite work goes to the blocking pool.
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -121,6 +145,7 @@ fn run_runner(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
         }
     };
     let code = runtime.block_on(serve(dir, ui, channels));
+    let _ = finished.send(());
     // Dropping the runtime would wait for every blocking task, however long it hangs.
     runtime.shutdown_timeout(BLOCKING_GRACE);
     code
