@@ -95,12 +95,14 @@ pub enum TlsError {
     #[error("cannot read a PEM private key from {}: {source}", path.display())]
     KeyUnreadable { path: PathBuf, source: PemError },
     #[error("TLS cannot be set up: {0}")]
-    Setup(#[source] rustls::Error),
+    // Boxed: rustls::Error is large, and an error this rare should not make every Result big
+    // (clippy's result_large_err on the Windows target).
+    Setup(#[source] Box<rustls::Error>),
     #[error("the certificate in {} and the key in {} cannot be used: {source}", cert.display(), key.display())]
     Unusable {
         cert: PathBuf,
         key: PathBuf,
-        source: rustls::Error,
+        source: Box<rustls::Error>,
     },
 }
 
@@ -140,13 +142,13 @@ pub fn load_tls(cert: &Path, key: &Path) -> Result<TlsAcceptor, TlsError> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let mut config = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(TlsError::Setup)?
+        .map_err(|e| TlsError::Setup(Box::new(e)))?
         .with_no_client_auth()
         .with_single_cert(chain, private_key)
         .map_err(|source| TlsError::Unusable {
             cert: cert.to_path_buf(),
             key: key.to_path_buf(),
-            source,
+            source: Box::new(source),
         })?;
     config.alpn_protocols = vec![b"http/1.1".to_vec()];
     Ok(TlsAcceptor::from(Arc::new(config)))
