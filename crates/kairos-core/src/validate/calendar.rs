@@ -310,7 +310,7 @@ fn time(text: &str, is_end: bool, path: &str, problems: &mut Problems) -> Option
             .map(|(h, m)| h * 3600 + m * 60);
     if parsed.is_none() {
         let range = if is_end {
-            "00:01 to 24:00"
+            "00:00 to 24:00"
         } else {
             "00:00 to 23:59"
         };
