@@ -2,6 +2,7 @@
 //! (SQLite work never runs on the thread that draws the window), plus the typed builder that
 //! exports `ui/src/ipc/bindings.ts`.
 
+use crate::calendars;
 use crate::collections;
 use crate::commands::{self as c, CommandResult, Desktop};
 use crate::dto::*;
@@ -68,6 +69,43 @@ pub async fn update_collection(
     plan: CollectionPlan,
 ) -> CommandResult<CollectionSummary> {
     blocking(&app, move |d| collections::update(d, &collection, &plan)).await
+}
+
+/// The collection's blackout calendars, for the calendar editor (`calendars.rs`).
+#[tauri::command]
+#[specta::specta]
+pub async fn get_calendars(
+    app: AppHandle,
+    collection: String,
+) -> CommandResult<Vec<calendars::Calendar>> {
+    blocking(&app, move |d| calendars::get(d, &collection)).await
+}
+
+/// Replace the collection's calendars; errors on `calendars[i]…` fields.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_calendars(
+    app: AppHandle,
+    collection: String,
+    calendars: Vec<calendars::Calendar>,
+) -> CommandResult<Vec<calendars::Calendar>> {
+    blocking(&app, move |d| calendars::save(d, &collection, &calendars)).await
+}
+
+/// The collection's jobs (or `job`) under calendars not yet saved: runs, and the ones removed.
+#[tauri::command]
+#[specta::specta]
+pub async fn preview_calendars(
+    app: AppHandle,
+    collection: String,
+    calendars: Vec<calendars::Calendar>,
+    job: Option<String>,
+    count: u32,
+) -> CommandResult<Vec<calendars::CalendarPreviewJob>> {
+    blocking(&app, move |d| {
+        calendars::preview(d, &collection, &calendars, job.as_deref(), count)
+    })
+    .await
 }
 
 /// Delete the collection with its jobs and their history.
@@ -303,6 +341,9 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             create_collection,
             get_collection_plan,
             update_collection,
+            get_calendars,
+            save_calendars,
+            preview_calendars,
             delete_collection,
             get_paused,
             set_paused,

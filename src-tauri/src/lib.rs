@@ -3,6 +3,7 @@
 //! process the window starts when none runs; docs/architecture.md ("Desktop processes") says why.
 
 pub mod app;
+pub mod calendars;
 pub mod collections;
 pub mod commands;
 pub mod dto;

@@ -8,6 +8,8 @@ use kairos_engine::{Database, Engine, EngineConfig, ManualClock};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
+#[path = "desktop/calendars.rs"]
+mod calendars;
 #[path = "desktop/classic.rs"]
 mod classic;
 #[path = "desktop/collections.rs"]

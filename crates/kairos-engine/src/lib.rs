@@ -4,6 +4,7 @@
 //! the `Engine` facade.
 
 pub mod actions;
+pub mod calendar_preview;
 pub mod changes;
 pub mod classic;
 pub mod clock;

@@ -109,3 +109,62 @@ fn jobs_are_created_and_copied_only_with_addressable_names() {
     }
     assert_eq!(engine.job_count(&collection).unwrap(), 3);
 }
+
+/// Calendar names are case-insensitive, as Azure's names are: a job naming "Holidays" finds the
+/// collection's "holidays" (its GET keeps the name as given), a rename that changes only the
+/// case keeps the job's blackout, and a second calendar differing only in case is refused on
+/// its field.
+#[test]
+fn calendar_names_are_case_insensitive() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = engine(&dir);
+    let key = CollectionKey::new("sub", "rg", "jc");
+    engine
+        .put_collection(
+            &key,
+            json!({"properties": {"sku": {"name": "Standard"},
+                "calendars": {"holidays": {"dates": ["2030-01-02"]}}}}),
+        )
+        .unwrap();
+    let job = key.job("daily");
+    let mut body = job_body();
+    body["properties"]["startTime"] = json!("2030-01-01T08:00:00Z");
+    body["properties"]["recurrence"]["blackout"] = json!(["Holidays"]);
+    engine.put_job(&job, body).unwrap();
+    let next = |engine: &Engine| {
+        engine
+            .get_job(&job)
+            .unwrap()
+            .properties
+            .status
+            .and_then(|s| s.next_execution_time)
+            .map(|t| t.to_rfc3339())
+    };
+    let shown = engine.get_job(&job).unwrap();
+    let recurrence = serde_json::to_value(&shown.properties.recurrence).unwrap();
+    assert_eq!(recurrence["blackout"], json!(["Holidays"]));
+    assert_eq!(next(&engine).as_deref(), Some("2030-01-01T08:00:00+00:00"));
+
+    // Renamed in another case, with a new date: not "used by job", and the job follows.
+    engine
+        .patch_collection(
+            &key,
+            json!({"properties": {"calendars": {"holidays": null, "HOLIDAYS": {"dates": ["2030-01-01"]}}}}),
+        )
+        .unwrap();
+    assert_eq!(next(&engine).as_deref(), Some("2030-01-02T08:00:00+00:00"));
+
+    let err = engine
+        .patch_collection(
+            &key,
+            json!({"properties": {"calendars": {"Holidays": {"dates": ["2030-01-03"]}}}}),
+        )
+        .unwrap_err();
+    assert_eq!(err.status(), 400, "{err:?}");
+    assert_eq!(
+        err.target(),
+        Some("properties.calendars.Holidays"),
+        "{err:?}"
+    );
+    assert!(err.message().contains("only in case"), "{err:?}");
+}

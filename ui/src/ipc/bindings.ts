@@ -12,6 +12,12 @@ export const commands = {
 	/**  The plan and the quota the collection sets itself. */
 	getCollectionPlan: (collection: string) => typedError<CollectionPlan_Serialize, CommandError>(__TAURI_INVOKE("get_collection_plan", { collection })),
 	updateCollection: (collection: string, plan: CollectionPlan_Deserialize) => typedError<CollectionSummary, CommandError>(__TAURI_INVOKE("update_collection", { collection, plan })),
+	/**  The collection's blackout calendars, for the calendar editor (`calendars.rs`). */
+	getCalendars: (collection: string) => typedError<Calendar[], CommandError>(__TAURI_INVOKE("get_calendars", { collection })),
+	/**  Replace the collection's calendars; errors on `calendars[i]…` fields. */
+	saveCalendars: (collection: string, calendars: Calendar[]) => typedError<Calendar[], CommandError>(__TAURI_INVOKE("save_calendars", { collection, calendars })),
+	/**  The collection's jobs (or `job`) under calendars not yet saved: runs, and the ones removed. */
+	previewCalendars: (collection: string, calendars: Calendar[], job: string | null, count: number) => typedError<CalendarPreviewJob_Serialize[], CommandError>(__TAURI_INVOKE("preview_calendars", { collection, calendars, job, count })),
 	/**  Delete the collection with its jobs and their history. */
 	deleteCollection: (collection: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_collection", { collection })),
 	/**  Whether every job is paused (the tray's "Pause all jobs"). */
@@ -66,6 +72,82 @@ export type BusyMinute = {
 	minute: string,
 	host: string,
 	jobs: number,
+};
+
+/**
+ *  One calendar as the editor holds it: every list present (empty when unused), window times
+ *  as typed (`HH:MM`; an end before the start crosses midnight).
+ */
+export type Calendar = {
+	name: string,
+	dates: string[],
+	ranges: CalendarRange[],
+	weekly: CalendarWindow[],
+};
+
+/**  A job's coming runs under the edited calendars, the removed ones marked. */
+export type CalendarPreviewJob = CalendarPreviewJob_Serialize | CalendarPreviewJob_Deserialize;
+
+/**  A job's coming runs under the edited calendars, the removed ones marked. */
+export type CalendarPreviewJob_Deserialize = {
+	name: string,
+	state: string,
+	timeZone: string,
+	/**  By time: the runs that happen, and one entry per stretch the calendars remove. */
+	runs: CalendarRun_Deserialize[],
+	/**  Why the job cannot run under these calendars (it names one they lack). */
+	problem?: string | null,
+};
+
+/**  A job's coming runs under the edited calendars, the removed ones marked. */
+export type CalendarPreviewJob_Serialize = {
+	name: string,
+	state: string,
+	timeZone: string,
+	/**  By time: the runs that happen, and one entry per stretch the calendars remove. */
+	runs: CalendarRun_Serialize[],
+	/**  Why the job cannot run under these calendars (it names one they lack). */
+	problem: string | null,
+};
+
+export type CalendarRange = {
+	start: string,
+	end: string,
+};
+
+export type CalendarRun = CalendarRun_Serialize | CalendarRun_Deserialize;
+
+export type CalendarRun_Deserialize = {
+	/**  RFC 3339, UTC: the run, or the first run a stretch removes. */
+	at: string,
+	/**  Wall-clock time in the job's zone, e.g. "Fri 25 Dec 2026 08:00". */
+	local: string,
+	/**  The calendar that removes it; `null` for a run that happens. */
+	removedBy?: string | null,
+	/**  How many runs the stretch removes (`null`: more than counted, or for ever). */
+	skipped?: number | null,
+	/**  When the stretch ends, wall-clock in the job's zone; `null`: never. */
+	until?: string | null,
+};
+
+export type CalendarRun_Serialize = {
+	/**  RFC 3339, UTC: the run, or the first run a stretch removes. */
+	at: string,
+	/**  Wall-clock time in the job's zone, e.g. "Fri 25 Dec 2026 08:00". */
+	local: string,
+	/**  The calendar that removes it; `null` for a run that happens. */
+	removedBy: string | null,
+	/**  How many runs the stretch removes (`null`: more than counted, or for ever). */
+	skipped: number | null,
+	/**  When the stretch ends, wall-clock in the job's zone; `null`: never. */
+	until: string | null,
+};
+
+export type CalendarWindow = {
+	/**  Monday … Sunday. */
+	days: string[],
+	start: string,
+	end: string,
 };
 
 /**

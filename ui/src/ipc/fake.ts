@@ -5,6 +5,8 @@ import { fakeOverview } from "./fakeOverview";
 import type { CollectionPlan_Deserialize as CollectionPlanIn } from "./bindings";
 import type { Backend } from "./index";
 import type {
+  Calendar,
+  CalendarPreviewJob,
   CollectionPlan,
   CollectionSummary,
   FieldError,
@@ -107,6 +109,48 @@ function save(collection: string, name: string, properties: JsonValue, secretsSe
 
 const PLAN_LIMITS: Record<string, number> = { Free: 5, Standard: 50, P10Premium: 50, P20Premium: 1000 };
 const plans = new Map<string, CollectionPlan>();
+const calendarsOf = new Map<string, Calendar[]>();
+
+/** The engine's date and name rules, roughly: enough for the editor's errors to show. */
+function checkCalendars(cals: Calendar[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Map<string, string>();
+  cals.forEach((c, i) => {
+    const first = seen.get(c.name.toLowerCase());
+    if (first !== undefined)
+      errors.push({
+        path: `calendars[${i}].name`,
+        code: "BadRequest",
+        message: `the calendar '${c.name}' differs from the calendar '${first}' only in case; calendar names are case-insensitive: rename or remove one`,
+      });
+    else seen.set(c.name.toLowerCase(), c.name);
+    c.dates.forEach((d, j) => {
+      if (!/^\d{4}-\d\d-\d\d$/.test(d) || Number.isNaN(Date.parse(`${d}T00:00:00Z`)))
+        errors.push({
+          path: `calendars[${i}].dates[${j}]`,
+          code: "BadRequest",
+          message: `'${d}' is not a date; use YYYY-MM-DD such as 2030-12-25`,
+        });
+    });
+  });
+  return errors;
+}
+
+/** Made-up daily 08:00 runs from 2026-11-24; a day a calendar's dates or ranges list is removed. */
+function fakeCalendarPreview(cals: Calendar[], names: string[], count: number): CalendarPreviewJob[] {
+  const removedBy = (day: string) =>
+    cals.find((c) => c.dates.includes(day) || c.ranges.some((r) => r.start <= day && day <= r.end))?.name ?? null;
+  return names.map((name) => {
+    const runs: CalendarPreviewJob["runs"] = [];
+    for (let i = 0, kept = 0; kept < count && i < 400; i++) {
+      const at = new Date(Date.UTC(2026, 10, 24 + i, 8)).toISOString().replace(".000", "");
+      const by = removedBy(at.slice(0, 10));
+      if (!by) kept++;
+      runs.push({ at, local: at.slice(0, 16).replace("T", " "), removedBy: by, skipped: by ? 1 : null, until: null });
+    }
+    return { name, state: "Enabled", timeZone: "UTC", runs, problem: null };
+  });
+}
 let paused = false;
 
 /** The engine's rules, shallowly: a known plan, counts and intervals at least 1, one Free collection. */
@@ -282,6 +326,21 @@ export const fakeBackend: Backend = {
       if (errors.length) return fail("BadRequest", errors[0].message, errors);
       applyPlan(c, plan);
       return changedWith(ok(c));
+    },
+    getCalendars: (id) => ok(calendarsOf.get(id) ?? []),
+    saveCalendars: (id, cals) => {
+      const errors = checkCalendars(cals);
+      if (errors.length) return fail("BadRequest", errors[0].message, errors);
+      calendarsOf.set(id, structuredClone(cals));
+      return changedWith(ok(cals));
+    },
+    previewCalendars: (id, cals, job, count) => {
+      const errors = checkCalendars(cals);
+      if (errors.length) return fail("BadRequest", errors[0].message, errors);
+      const names = [...jobs.values()]
+        .filter((j) => j.summary.collection === id && (job === null || j.summary.name === job))
+        .map((j) => j.summary.name);
+      return ok(fakeCalendarPreview(cals, names, count));
     },
     deleteCollection: (id) => {
       if (!collections.delete(id)) return fail("ResourceNotFound", "no such collection");

@@ -5,6 +5,8 @@
 import { commands, events } from "./bindings";
 import type {
   ApiInfo,
+  Calendar,
+  CalendarPreviewJob,
   CollectionPlan,
   CollectionSummary,
   CommandError,
@@ -108,6 +110,18 @@ export const api = {
   getCollectionPlan: (collection: string): Promise<CollectionPlan> => result((c) => c.getCollectionPlan(collection)),
   updateCollection: (collection: string, plan: CollectionPlan): Promise<CollectionSummary> =>
     result((c) => c.updateCollection(collection, plan)),
+  /** The collection's blackout calendars, in their order. */
+  getCalendars: (collection: string): Promise<Calendar[]> => result((c) => c.getCalendars(collection)),
+  /** Replaces them all; errors name `calendars[i].name`, `calendars[i].dates[j]`, ... */
+  saveCalendars: (collection: string, calendars: Calendar[]): Promise<Calendar[]> =>
+    result((c) => c.saveCalendars(collection, calendars)),
+  /** The collection's jobs (or `job`) under `calendars`, not saved: runs, removed ones marked. */
+  previewCalendars: (
+    collection: string,
+    calendars: Calendar[],
+    job: string | null,
+    count: number,
+  ): Promise<CalendarPreviewJob[]> => result((c) => c.previewCalendars(collection, calendars, job, count)),
   /** Deletes its jobs and their history too. */
   deleteCollection: (collection: string): Promise<null> => result((c) => c.deleteCollection(collection)),
   /** Every job paused (the tray's "Pause all jobs")? */

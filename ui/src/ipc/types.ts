@@ -2,6 +2,11 @@
 // whose optional fields are always present as null). Type-only, so importing it loads nothing.
 export type {
   ApiInfo,
+  Calendar,
+  CalendarRange,
+  CalendarWindow,
+  CalendarPreviewJob_Serialize as CalendarPreviewJob,
+  CalendarRun_Serialize as CalendarRun,
   CollectionPlan_Serialize as CollectionPlan,
   CollectionSummary,
   CommandError,

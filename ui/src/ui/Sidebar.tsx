@@ -3,6 +3,7 @@ import { type CollectionSummary, type FieldError, api, errorsOf, messageOf } fro
 import { NEW_PLAN, PLAN_FIELDS, planOf } from "../logic/collectionForm";
 import { routeHash } from "../logic/routes";
 import { errorsByField, importCounts } from "../logic/transfer";
+import { CalendarsDialog } from "./collections/CalendarsDialog";
 import { DeleteCollectionDialog } from "./collections/DeleteCollectionDialog";
 import { EditCollectionDialog } from "./collections/EditCollectionDialog";
 import { PlanFields } from "./collections/PlanFields";
@@ -14,7 +15,7 @@ type Props = { collections: CollectionSummary[] | null; current: string | null; 
 
 export function Sidebar({ collections, current, onChanged }: Props) {
   const selected = collections?.find((c) => c.id === current) ?? null;
-  const [dialog, setDialog] = useState<"edit" | "delete" | null>(null);
+  const [dialog, setDialog] = useState<"edit" | "calendars" | "delete" | null>(null);
   const setEnabled = async (enabled: boolean) => {
     if (!selected) return;
     try {
@@ -71,11 +72,25 @@ export function Sidebar({ collections, current, onChanged }: Props) {
           <button id="collection-edit" type="button" class="outline secondary" onClick={() => setDialog("edit")}>
             Edit collection…
           </button>
+          <button
+            id="collection-calendars"
+            type="button"
+            class="outline secondary"
+            onClick={() => setDialog("calendars")}
+          >
+            Calendars…
+          </button>
           <button id="collection-delete" type="button" class="outline secondary" onClick={() => setDialog("delete")}>
             Delete collection…
           </button>
           <EditCollectionDialog
             open={dialog === "edit"}
+            collection={selected}
+            onClose={() => setDialog(null)}
+            onSaved={onChanged}
+          />
+          <CalendarsDialog
+            open={dialog === "calendars"}
             collection={selected}
             onClose={() => setDialog(null)}
             onSaved={onChanged}

@@ -14,6 +14,25 @@ use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 /// Named calendars: a collection's `properties.calendars`.
 pub type NamedCalendars = IndexMap<String, BlackoutCalendar>;
 
+/// The calendar `name` refers to, with the name it is defined under. Names are
+/// case-insensitive, as Azure's resource names are ("Holidays" finds "holidays"); an exact
+/// match wins, for a stored collection that predates the rule and has two names differing
+/// only in case.
+pub fn find_calendar<'a>(
+    calendars: &'a NamedCalendars,
+    name: &str,
+) -> Option<(&'a String, &'a BlackoutCalendar)> {
+    calendars.get_key_value(name).or_else(|| {
+        let folded = fold_name(name);
+        calendars.iter().find(|(k, _)| fold_name(k) == folded)
+    })
+}
+
+/// A calendar name as compared: Unicode lowercase.
+pub fn fold_name(name: &str) -> String {
+    name.to_lowercase()
+}
+
 /// `{"dates": [...], "ranges": [...], "weekly": [...]}`, read in the job's time zone.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -51,7 +70,8 @@ pub struct WeeklyWindow {
     /// `HH:MM`, 00:00 to 23:59.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<String>,
-    /// `HH:MM`, after `start`, at most 24:00.
+    /// `HH:MM`, at most 24:00; before `start`, the window crosses midnight (it ends on the
+    /// next day).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<String>,
 }

@@ -3,9 +3,10 @@
 
 use super::Problems;
 use crate::error::ValidationErrors;
-use crate::model::{BlackoutCalendar, BlackoutRef, NamedCalendars};
+use crate::model::{find_calendar, fold_name, BlackoutCalendar, BlackoutRef, NamedCalendars};
 use crate::valid::{Blackout, ValidCalendar, WeeklyWindow};
 use chrono::{Datelike, NaiveDate};
+use std::collections::hash_map::{Entry, HashMap};
 
 /// Dates one calendar may list: a year's worth.
 pub const MAX_CALENDAR_DATES: usize = 366;
@@ -37,9 +38,24 @@ pub(super) fn check_calendars(calendars: &NamedCalendars, path: &str, problems: 
             ),
         );
     }
+    // Names are case-insensitive: a second spelling of a name would make a job's reference
+    // ambiguous.
+    let mut seen: HashMap<String, &str> = HashMap::new();
     for (name, calendar) in calendars {
         let item = format!("{path}.{name}");
         check_name(name, &item, problems);
+        match seen.entry(fold_name(name)) {
+            Entry::Occupied(first) => problems.add(
+                &item,
+                format!(
+                    "the calendar '{name}' differs from the calendar '{}' only in case; calendar names are case-insensitive: rename or remove one",
+                    first.get()
+                ),
+            ),
+            Entry::Vacant(slot) => {
+                slot.insert(name);
+            }
+        }
         check_calendar(calendar, &item, name.clone(), problems);
     }
 }
@@ -87,13 +103,14 @@ pub(super) fn check_blackout(
                          {{\"name\": \"{name}\", \"dates\": [\"2030-12-25\"]}}"
                     ),
                 ),
-                Some(named) => match named.get(name) {
+                Some(named) => match find_calendar(named, name) {
                     // A collection's calendars were validated when it was saved; this checks
-                    // them again only so a stored snapshot never slips through unread.
-                    Some(calendar) => out.calendars.push(check_calendar(
+                    // them again only so a stored snapshot never slips through unread. The
+                    // preview calls it by the collection's spelling of its name.
+                    Some((defined, calendar)) => out.calendars.push(check_calendar(
                         calendar,
                         &item_path,
-                        name.clone(),
+                        defined.clone(),
                         problems,
                     )),
                     None => {
@@ -209,21 +226,41 @@ fn check_calendar(
             Some(t) => time(t, true, &format!("{item}.end"), problems),
         };
         if let (Some(start), Some(end)) = (start, end) {
-            if start >= end {
+            if start == end {
                 problems.add(
                     format!("{item}.end"),
-                    "must be after start; a window cannot cross midnight: split 22:00–06:00 into 22:00–24:00 and 00:00–06:00 on the next day",
+                    "must differ from start: a window from 22:00 to 06:00 crosses midnight, one from 00:00 to 24:00 is the whole day",
                 );
-            } else if mask != 0 {
+            } else if mask != 0 && start < end {
                 out.weekly.push(WeeklyWindow {
                     days: mask,
                     start,
                     end,
                 });
+            } else if mask != 0 {
+                // Crosses midnight: start..24:00 on the listed days, 00:00..end on the days
+                // after (Sunday's next day is Monday). An end of 00:00 is just midnight.
+                out.weekly.push(WeeklyWindow {
+                    days: mask,
+                    start,
+                    end: DAY_SECONDS,
+                });
+                if end > 0 {
+                    out.weekly.push(WeeklyWindow {
+                        days: next_days(mask),
+                        start: 0,
+                        end,
+                    });
+                }
             }
         }
     }
     out
+}
+
+/// The days after those of `mask` (bit 0 = Monday ... bit 6 = Sunday).
+fn next_days(mask: u8) -> u8 {
+    ((mask << 1) | (mask >> 6)) & 0x7f
 }
 
 fn required_date(text: Option<&str>, path: &str, problems: &mut Problems) -> Option<NaiveDate> {
@@ -273,7 +310,7 @@ fn time(text: &str, is_end: bool, path: &str, problems: &mut Problems) -> Option
             .map(|(h, m)| h * 3600 + m * 60);
     if parsed.is_none() {
         let range = if is_end {
-            "00:01 to 24:00"
+            "00:00 to 24:00"
         } else {
             "00:00 to 23:59"
         };

@@ -7,7 +7,7 @@ use crate::plan::RESOLVED_CALENDARS_KEY;
 use crate::rows::{unfinished_jobs, JobRow};
 use crate::time::from_ms;
 use chrono::{DateTime, Utc};
-use kairos_core::model::{JobState, NamedCalendars};
+use kairos_core::model::{find_calendar, JobState, NamedCalendars};
 use kairos_core::validate::truncate_to_second;
 use rusqlite::{params, Transaction};
 use serde_json::Value;
@@ -25,12 +25,15 @@ fn blackout_names(properties: &Value) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// Keep the collection calendars the job names with it (`RESOLVED_CALENDARS_KEY`); names
-/// missing from `calendars` are left out (validation reports them).
+/// Keep the collection calendars the job names with it (`RESOLVED_CALENDARS_KEY`), under the
+/// collection's spelling of their names (names are case-insensitive); names missing from
+/// `calendars` are left out (validation reports them).
 pub(super) fn set_resolved_calendars(properties: &mut Value, calendars: &NamedCalendars) {
     let resolved: NamedCalendars = blackout_names(properties)
         .into_iter()
-        .filter_map(|(_, name)| calendars.get(&name).map(|c| (name, c.clone())))
+        .filter_map(|(_, name)| {
+            find_calendar(calendars, &name).map(|(k, c)| (k.clone(), c.clone()))
+        })
         .collect();
     if let Value::Object(map) = properties {
         if resolved.is_empty() {
@@ -107,7 +110,10 @@ fn resolve(row: &JobRow, calendars: &NamedCalendars, now: DateTime<Utc>) -> Resu
     if names.is_empty() {
         return Ok(None);
     }
-    if let Some((i, name)) = names.iter().find(|(_, n)| !calendars.contains_key(n)) {
+    if let Some((i, name)) = names
+        .iter()
+        .find(|(_, n)| find_calendar(calendars, n).is_none())
+    {
         return Err(EngineError::conflict(format!(
             "calendar '{name}' is used by job '{}' (properties.recurrence.blackout[{i}]); change or delete the job first, or keep the calendar",
             row.name

@@ -114,7 +114,10 @@ export function RecurrenceBuilder({ enabled, onEnabled, value, onChange }: Props
           <TimeZoneField value={value.timeZone} onChange={(timeZone) => set({ timeZone })} />
           <Advanced value={value} set={set} />
           {value.extra.blackout !== undefined && (
-            <p class="muted">This job skips runs in blackout calendars; edit them in the JSON tab.</p>
+            <p class="muted">
+              This job skips runs in blackout calendars: the list is in the JSON tab; the collection's calendars are
+              edited with Calendars… in the sidebar.
+            </p>
           )}
         </>
       )}

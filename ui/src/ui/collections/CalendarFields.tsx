@@ -1,0 +1,198 @@
+// One blackout calendar's fields: its name, dates, ranges and weekly windows (day chips and
+// times; an end before the start crosses midnight). Each field shows the engine's errors for
+// its path (`calendars[i].dates[j]`, ...) next to it; ids are `calendars-…`.
+import type { Calendar, CalendarWindow, FieldError } from "../../ipc/types";
+import { WEEK_DAYS, errorsAt, midnightHint, newWindow, replaceAt, toggleDay } from "../../logic/calendarForm";
+import { FieldMessages } from "../transfer/PathField";
+
+type Props = {
+  index: number;
+  calendar: Calendar;
+  errors: FieldError[];
+  onChange: (c: Calendar) => void;
+  onDelete: () => void;
+};
+
+/** A text input with its errors; `path` is the engine's, `id` the element's. */
+function Text(props: {
+  id: string;
+  path: string;
+  label: string;
+  value: string;
+  placeholder?: string;
+  errors: FieldError[];
+  onInput: (v: string) => void;
+}) {
+  const messages = errorsAt(props.errors, props.path);
+  return (
+    <span class="calendar-input">
+      <input
+        id={props.id}
+        aria-label={props.label}
+        placeholder={props.placeholder}
+        value={props.value}
+        data-path={props.path}
+        aria-invalid={messages.length ? "true" : undefined}
+        aria-describedby={messages.length ? `${props.id}-error` : undefined}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+      />
+      <FieldMessages id={props.id} field={props.path} errors={messages} />
+    </span>
+  );
+}
+
+function Remove({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" class="outline secondary small" aria-label={label} title={label} onClick={onClick}>
+      ✕
+    </button>
+  );
+}
+
+export function CalendarFields({ index, calendar: c, errors, onChange, onDelete }: Props) {
+  const at = `calendars[${index}]`;
+  const set = (patch: Partial<Calendar>) => onChange({ ...c, ...patch });
+  const setWindow = (j: number, w: CalendarWindow | null) => set({ weekly: replaceAt(c.weekly, j, w) });
+  return (
+    <div class="calendar-fields">
+      <div class="row">
+        <Text
+          id="calendars-name"
+          path={`${at}.name`}
+          label="Calendar name"
+          value={c.name}
+          errors={errors}
+          onInput={(name) => set({ name })}
+        />
+        <button id="calendars-delete" type="button" class="outline secondary" onClick={onDelete}>
+          Delete calendar
+        </button>
+      </div>
+      <FieldMessages id="calendars-calendar" field={at} errors={errorsAt(errors, at)} />
+
+      <fieldset class="field-group">
+        <legend>Dates (whole days)</legend>
+        {c.dates.map((d, j) => (
+          <div class="row" key={j}>
+            <Text
+              id={`calendars-date-${j}`}
+              path={`${at}.dates[${j}]`}
+              label={`Date ${j + 1}`}
+              placeholder="YYYY-MM-DD"
+              value={d}
+              errors={errors}
+              onInput={(v) => set({ dates: replaceAt(c.dates, j, v) })}
+            />
+            <Remove label={`Remove date ${j + 1}`} onClick={() => set({ dates: replaceAt(c.dates, j, null) })} />
+          </div>
+        ))}
+        <button
+          id="calendars-add-date"
+          type="button"
+          class="outline small"
+          onClick={() => set({ dates: [...c.dates, ""] })}
+        >
+          Add date
+        </button>
+      </fieldset>
+
+      <fieldset class="field-group">
+        <legend>Ranges (whole days, both ends included)</legend>
+        {c.ranges.map((r, j) => (
+          <div class="row" key={j}>
+            <Text
+              id={`calendars-range-${j}-start`}
+              path={`${at}.ranges[${j}].start`}
+              label={`Range ${j + 1} from`}
+              placeholder="YYYY-MM-DD"
+              value={r.start}
+              errors={errors}
+              onInput={(v) => set({ ranges: replaceAt(c.ranges, j, { ...r, start: v }) })}
+            />
+            <span>to</span>
+            <Text
+              id={`calendars-range-${j}-end`}
+              path={`${at}.ranges[${j}].end`}
+              label={`Range ${j + 1} to`}
+              placeholder="YYYY-MM-DD"
+              value={r.end}
+              errors={errors}
+              onInput={(v) => set({ ranges: replaceAt(c.ranges, j, { ...r, end: v }) })}
+            />
+            <Remove label={`Remove range ${j + 1}`} onClick={() => set({ ranges: replaceAt(c.ranges, j, null) })} />
+          </div>
+        ))}
+        <button
+          id="calendars-add-range"
+          type="button"
+          class="outline small"
+          onClick={() => set({ ranges: [...c.ranges, { start: "", end: "" }] })}
+        >
+          Add range
+        </button>
+      </fieldset>
+
+      <fieldset class="field-group">
+        <legend>Weekly windows</legend>
+        {c.weekly.map((w, j) => (
+          <div class="calendar-window" key={j}>
+            <div class="chips" role="group" aria-label={`Window ${j + 1} days`}>
+              {WEEK_DAYS.map((day) => (
+                <button
+                  key={day}
+                  id={`calendars-window-${j}-${day}`}
+                  type="button"
+                  class="chip"
+                  aria-pressed={w.days.includes(day) ? "true" : "false"}
+                  onClick={() => setWindow(j, toggleDay(w, day))}
+                >
+                  {day.slice(0, 3)}
+                </button>
+              ))}
+            </div>
+            <FieldMessages
+              id={`calendars-window-${j}-days`}
+              field={`${at}.weekly[${j}].days`}
+              errors={errorsAt(errors, `${at}.weekly[${j}].days`)}
+            />
+            <div class="row">
+              <Text
+                id={`calendars-window-${j}-start`}
+                path={`${at}.weekly[${j}].start`}
+                label={`Window ${j + 1} from`}
+                placeholder="HH:MM"
+                value={w.start}
+                errors={errors}
+                onInput={(v) => setWindow(j, { ...w, start: v })}
+              />
+              <span>to</span>
+              <Text
+                id={`calendars-window-${j}-end`}
+                path={`${at}.weekly[${j}].end`}
+                label={`Window ${j + 1} to`}
+                placeholder="HH:MM"
+                value={w.end}
+                errors={errors}
+                onInput={(v) => setWindow(j, { ...w, end: v })}
+              />
+              <Remove label={`Remove window ${j + 1}`} onClick={() => setWindow(j, null)} />
+            </div>
+            {midnightHint(w) && (
+              <small id={`calendars-window-${j}-hint`} class="muted">
+                {midnightHint(w)}
+              </small>
+            )}
+          </div>
+        ))}
+        <button
+          id="calendars-add-window"
+          type="button"
+          class="outline small"
+          onClick={() => set({ weekly: [...c.weekly, newWindow()] })}
+        >
+          Add weekly window
+        </button>
+      </fieldset>
+    </div>
+  );
+}

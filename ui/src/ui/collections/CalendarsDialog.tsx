@@ -1,0 +1,123 @@
+// "Calendars…": a collection's blackout calendars, edited as a list and saved in one go through
+// the engine (its errors on the fields they name), with the preview of their effect on the jobs.
+import { useEffect, useState } from "preact/hooks";
+import { type Calendar, type CollectionSummary, type FieldError, api, errorsOf, messageOf } from "../../ipc";
+import { calendarOf, generalErrors, newCalendar, replaceAt } from "../../logic/calendarForm";
+import { Modal } from "../Modal";
+import { toast } from "../toast";
+import { CalendarFields } from "./CalendarFields";
+import { CalendarPreview } from "./CalendarPreview";
+import "./calendars.css";
+
+type Props = { open: boolean; collection: CollectionSummary; onClose: () => void; onSaved: () => void };
+
+export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
+  const [calendars, setCalendars] = useState<Calendar[] | null>(null);
+  const [jobs, setJobs] = useState<string[]>([]);
+  const [selected, setSelected] = useState(0);
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    setErrors([]);
+    setCalendars(null);
+    setSelected(0);
+    api
+      .getCalendars(collection.id)
+      .then(setCalendars)
+      .catch((e) => setErrors([{ path: "", code: "Error", message: messageOf(e) }]));
+    api
+      .listJobs(collection.id)
+      .then((js) => setJobs(js.map((j) => j.name)))
+      .catch(() => setJobs([]));
+  }, [open, collection.id]);
+  const list = calendars ?? [];
+  const current = list[selected];
+  const add = () => {
+    setCalendars([...list, newCalendar(list)]);
+    setSelected(list.length);
+  };
+  const remove = () => {
+    setCalendars(replaceAt(list, selected, null));
+    setSelected(Math.max(0, selected - 1));
+    setErrors([]);
+  };
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      await api.saveCalendars(collection.id, list);
+      toast(`Saved the calendars of ${collection.name}`);
+      onSaved();
+      onClose();
+    } catch (err) {
+      const got = errorsOf(err);
+      setErrors(got.length ? got : [{ path: "", code: "Error", message: messageOf(err) }]);
+      const first = got.map((f) => calendarOf(f.path)).find((i) => i >= 0);
+      if (first !== undefined) setSelected(first);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const general = generalErrors(errors);
+  return (
+    <Modal id="calendars" open={open} onClose={onClose} title={`Calendars of ${collection.name}`}>
+      <form onSubmit={save} class="calendars-editor">
+        <p class="muted">
+          Jobs of this collection skip the runs that fall in the calendars they name in <code>recurrence.blackout</code>{" "}
+          (names in any case), read in each job's time zone.
+        </p>
+        <div class="calendars-columns">
+          <nav aria-label="Calendars" class="calendar-list">
+            <ul>
+              {list.map((c, i) => (
+                <li key={i}>
+                  <button
+                    type="button"
+                    id={`calendars-item-${i}`}
+                    class={i === selected ? "" : "outline secondary"}
+                    aria-current={i === selected ? "true" : undefined}
+                    aria-invalid={errors.some((f) => calendarOf(f.path) === i) ? "true" : undefined}
+                    onClick={() => setSelected(i)}
+                  >
+                    {c.name || "(no name)"}
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <button id="calendars-add" type="button" class="outline" onClick={add}>
+              Add calendar
+            </button>
+          </nav>
+          <div class="calendar-detail">
+            {calendars === null && !errors.length && <p aria-busy="true">Loading…</p>}
+            {calendars !== null && !current && <p class="muted">No calendars yet: add one.</p>}
+            {current && (
+              <CalendarFields
+                index={selected}
+                calendar={current}
+                errors={errors}
+                onChange={(c) => setCalendars(replaceAt(list, selected, c))}
+                onDelete={remove}
+              />
+            )}
+          </div>
+          {calendars !== null && <CalendarPreview collection={collection.id} calendars={list} jobs={jobs} />}
+        </div>
+        {general.length > 0 && (
+          <p id="calendars-error" class="error-text" role="alert">
+            {general.join(" ")}
+          </p>
+        )}
+        <footer>
+          <button type="button" class="secondary outline" onClick={onClose}>
+            Cancel
+          </button>
+          <button id="calendars-save" type="submit" aria-busy={busy || undefined} disabled={busy || calendars === null}>
+            Save
+          </button>
+        </footer>
+      </form>
+    </Modal>
+  );
+}
