@@ -295,6 +295,13 @@ pub struct HistoryExportRequest {
     pub job: String,
     /// Only records with this status (as the history filter); none for all.
     pub status: Option<String>,
+    /// RFC 3339 bounds on the scheduled time and a text, as the history view's filters.
+    #[serde(default)]
+    pub from: Option<String>,
+    #[serde(default)]
+    pub to: Option<String>,
+    #[serde(default)]
+    pub text: Option<String>,
     /// Absolute.
     pub path: String,
 }

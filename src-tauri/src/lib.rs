@@ -6,6 +6,7 @@ pub mod app;
 pub mod collections;
 pub mod commands;
 pub mod dto;
+pub mod history;
 pub mod ipc;
 pub mod overview;
 pub mod preview;

@@ -10,6 +10,8 @@ use std::sync::Arc;
 
 #[path = "desktop/collections.rs"]
 mod collections;
+#[path = "desktop/history.rs"]
+mod history;
 #[path = "desktop/transfer.rs"]
 mod transfer;
 

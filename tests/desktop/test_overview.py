@@ -95,8 +95,9 @@ def test_c_jobs_for_the_overview(driver, ui):
     invoke(driver, "run_job_now", {"collection": COLLECTION_ID, "name": FAILING})
 
     def failed():
-        history = invoke(driver, "job_history", {"collection": COLLECTION_ID, "name": FAILING, "status": None})
-        return any(a["status"] == "Failed" for o in history for a in o["attempts"]) and history
+        history = invoke(driver, "history_page", {"request": {
+            "collection": COLLECTION_ID, "job": FAILING, "query": {}, "skip": 0, "top": None, "started": None}})
+        return any(a["status"] == "Failed" for o in history["occurrences"] for a in o["attempts"]) and history
     wait_for(failed, 60, f"a Failed history record for {FAILING} (run now against a closed port)")
     for name in (FAILING, BLACKOUT, MOVED, SKIPPED):
         ui.find(ROW.format(name))

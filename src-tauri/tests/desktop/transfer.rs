@@ -232,6 +232,9 @@ fn a_history_exports_to_csv_and_bad_requests_name_their_field() {
         collection: id.clone(),
         job: "report".into(),
         status: Some("Failed".into()),
+        from: None,
+        to: None,
+        text: None,
         path: file.display().to_string(),
     };
     let done = transfer::export_history(d, &r).unwrap();

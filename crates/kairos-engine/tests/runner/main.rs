@@ -6,4 +6,5 @@ mod command;
 mod faults;
 mod harness;
 mod retention;
+mod running;
 mod schedules;
