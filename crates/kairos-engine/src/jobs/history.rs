@@ -195,21 +195,26 @@ impl Engine {
         self.inner.store.read(|conn| {
             let job = require_job(conn, key)?;
             let (status, from, to, text) = bind(filter);
-            let head: Option<i64> = conn
+            // Two short queries: as one join, SQLite re-ran the inner search for every record.
+            let run: Option<(i64, i64)> = conn
                 .query_row(
                     &format!(
-                        "SELECT max(h.id) FROM history h JOIN (
-                           SELECT expected_time, repeat_count FROM history
-                           WHERE {FILTERED} AND start_time BETWEEN ?6 - 999 AND ?6 + 999
-                           ORDER BY abs(start_time - ?6), id DESC LIMIT 1) o
-                         ON h.expected_time = o.expected_time AND h.repeat_count = o.repeat_count
-                         WHERE h.job_id = ?1"
+                        "SELECT expected_time, repeat_count FROM history
+                         WHERE {FILTERED} AND start_time BETWEEN ?6 - 999 AND ?6 + 999
+                         ORDER BY abs(start_time - ?6), id DESC LIMIT 1"
                     ),
                     params![job.id, status, from, to, text, at],
-                    |r| r.get(0),
+                    |r| Ok((r.get(0)?, r.get(1)?)),
                 )
-                .optional()?
-                .flatten();
+                .optional()?;
+            let Some((expected, repeat)) = run else {
+                return Ok(None);
+            };
+            let head: Option<i64> = conn.query_row(
+                "SELECT max(id) FROM history WHERE job_id = ?1 AND expected_time = ?2 AND repeat_count = ?3",
+                params![job.id, expected, repeat],
+                |r| r.get(0),
+            )?;
             let Some(head) = head else { return Ok(None) };
             let before: i64 = conn.query_row(
                 &format!("SELECT count(*) FROM history WHERE {FILTERED} AND id > ?6"),
