@@ -324,6 +324,10 @@ pub struct ExportRequest {
     /// Seal the jobs' secrets into the bundle with `passphrase` (bundles only).
     pub with_secrets: bool,
     pub passphrase: Option<String>,
+    /// Only these jobs (a selection in the jobs table), with the collection around them; null
+    /// for every job.
+    #[serde(default)]
+    pub jobs: Option<Vec<String>>,
     /// Absolute; made owner-only when it carries secrets.
     pub path: String,
 }

@@ -175,7 +175,8 @@ fn read_error(e: &ReadError) -> CommandError {
     field(path, e.code(), message)
 }
 
-/// Write `collection` to a file in `format`; the warnings say what the file changed or needs.
+/// Write `collection` (or only the jobs `request.jobs` names) to a file in `format`; the
+/// warnings say what the file changed or needs.
 pub fn export(d: &Desktop, request: &ExportRequest) -> CommandResult<ExportResult> {
     let key = collection_key(&request.collection)?;
     let path = absolute(&request.path, "path")?;
@@ -195,7 +196,27 @@ pub fn export(d: &Desktop, request: &ExportRequest) -> CommandResult<ExportResul
         TransferFormat::Template => ExportFormat::Arm,
         TransferFormat::Crontab => ExportFormat::Crontab,
     };
-    let exported = d.engine.export_collection(&key, with_secrets)?;
+    let mut exported = d.engine.export_collection(&key, with_secrets)?;
+    if let Some(names) = &request.jobs {
+        if names.is_empty() {
+            return Err(field(
+                "jobs",
+                "BadRequest",
+                "select at least one job to export",
+            ));
+        }
+        let missing = exported.retain_jobs(names);
+        if !missing.is_empty() {
+            return Err(field(
+                "jobs",
+                "ResourceNotFound",
+                format!(
+                    "{} no longer in the collection: refresh the list and select again",
+                    missing.join(", ")
+                ),
+            ));
+        }
+    }
     let document = to_document(vec![exported], format).map_err(|e| {
         let at = if e.is_passphrase() {
             "passphrase"

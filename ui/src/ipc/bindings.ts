@@ -163,6 +163,11 @@ export type ExportRequest_Deserialize = {
 	/**  Seal the jobs' secrets into the bundle with `passphrase` (bundles only). */
 	withSecrets: boolean,
 	passphrase?: string | null,
+	/**
+	 *  Only these jobs (a selection in the jobs table), with the collection around them; null
+	 *  for every job.
+	 */
+	jobs?: string[] | null,
 	/**  Absolute; made owner-only when it carries secrets. */
 	path: string,
 };
@@ -175,6 +180,11 @@ export type ExportRequest_Serialize = {
 	/**  Seal the jobs' secrets into the bundle with `passphrase` (bundles only). */
 	withSecrets: boolean,
 	passphrase: string | null,
+	/**
+	 *  Only these jobs (a selection in the jobs table), with the collection around them; null
+	 *  for every job.
+	 */
+	jobs: string[] | null,
 	/**  Absolute; made owner-only when it carries secrets. */
 	path: string,
 };
