@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -41,9 +42,11 @@ def states(driver) -> dict[str, str]:
 def test_a_three_disabled_jobs(driver, ui, target):
     wait_for(lambda: driver.title == "Kairos", 15, "the window title 'Kairos'")
     invoke(driver, "create_collection", {"name": COLLECTION, "plan": None})
+    # Daily from a year ahead (the engine accepts at most 18 months): nothing runs on its own.
+    start = (datetime.now(timezone.utc) + timedelta(days=365)).strftime("%Y-%m-%dT00:00:00Z")
     for name in JOBS:
         invoke(driver, "save_job", {"collection": COLLECTION_ID, "name": name, "create": True, "properties": {
-            "startTime": "2099-01-01T00:00:00Z", "state": "Disabled",
+            "startTime": start, "state": "Disabled",
             "action": {"type": "Http", "request": {"uri": f"{target.url}/{name}", "method": "POST"}},
             "recurrence": {"frequency": "Day", "interval": 1}}})
     ui.click(f'[data-testid="collection-{COLLECTION}"] a')

@@ -121,10 +121,14 @@ def test_d_week_with_a_failed_and_a_blacked_out_run(driver, ui):
              f"{tomorrow} to be selected")
     wait_for(lambda: (BLACKOUT, "blackedOut") in runs_shown(ui), 20, f"the blacked-out run of {BLACKOUT} on {tomorrow}",
              describe=lambda: runs_shown(ui))
-    # A past run opens its history.
+    # A past run opens its history at that record, marked.
     ui.click(f'[data-testid="overview-day-{today.isoformat()}"]')
     ui.click(f'[data-testid="overview-run"][data-job="{FAILING}"][data-category="failed"]')
-    wait_for(lambda: ui.hash().endswith(f"/j/{FAILING}/history"), 10, "the failed run to open the job's history")
+    wait_for(lambda: f"/j/{FAILING}/history/" in ui.hash(), 10, "the failed run to open the job's history",
+             describe=ui.hash)
+    marked = ui.find("#history-found")
+    assert marked.get_attribute("aria-current") == "true"
+    assert "Failed" in marked.text, marked.text
 
 
 def test_e_daylight_saving_change(driver, ui):
