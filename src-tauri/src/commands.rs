@@ -18,8 +18,6 @@ use std::path::PathBuf;
 /// made through the REST API keep theirs, and the app shows them all.
 pub const DESKTOP_SUBSCRIPTION: &str = "local";
 pub const DESKTOP_RESOURCE_GROUP: &str = "desktop";
-/// History entries read for the viewer (the engine keeps at most 1,000 per job).
-pub(crate) const HISTORY_LIMIT: usize = 1_000;
 
 /// The engine and where its files are: what every command needs.
 #[derive(Debug, Clone)]
@@ -328,19 +326,6 @@ pub fn validate_properties(properties: &Value, now: DateTime<Utc>) -> Vec<FieldE
         Ok(_) => vec![],
         Err(e) => e.errors().iter().map(field_error).collect(),
     }
-}
-
-pub fn job_history(
-    d: &Desktop,
-    collection: &str,
-    name: &str,
-    status: Option<&str>,
-) -> CommandResult<Vec<HistoryOccurrence>> {
-    let key = job_key(collection, name)?;
-    let page = d
-        .engine
-        .list_job_history(&key, history_status(status)?, 0, HISTORY_LIMIT)?;
-    Ok(group_history(&page.items))
 }
 
 /// The history filter's status: none (or "all") for every record.

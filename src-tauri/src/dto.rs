@@ -295,6 +295,13 @@ pub struct HistoryExportRequest {
     pub job: String,
     /// Only records with this status (as the history filter); none for all.
     pub status: Option<String>,
+    /// RFC 3339 bounds on the scheduled time and a text, as the history view's filters.
+    #[serde(default)]
+    pub from: Option<String>,
+    #[serde(default)]
+    pub to: Option<String>,
+    #[serde(default)]
+    pub text: Option<String>,
     /// Absolute.
     pub path: String,
 }
@@ -317,6 +324,10 @@ pub struct ExportRequest {
     /// Seal the jobs' secrets into the bundle with `passphrase` (bundles only).
     pub with_secrets: bool,
     pub passphrase: Option<String>,
+    /// Only these jobs (a selection in the jobs table), with the collection around them; null
+    /// for every job.
+    #[serde(default)]
+    pub jobs: Option<Vec<String>>,
     /// Absolute; made owner-only when it carries secrets.
     pub path: String,
 }

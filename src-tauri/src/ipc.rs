@@ -233,18 +233,14 @@ pub async fn preview_job(app: AppHandle, request: PreviewRequest) -> CommandResu
     Ok(c::preview_job(app.state::<Desktop>().inner(), &request))
 }
 
+/// A page of a job's history, filtered by the engine, with the attempts in flight.
 #[tauri::command]
 #[specta::specta]
-pub async fn job_history(
+pub async fn history_page(
     app: AppHandle,
-    collection: String,
-    name: String,
-    status: Option<String>,
-) -> CommandResult<Vec<HistoryOccurrence>> {
-    blocking(&app, move |d| {
-        c::job_history(d, &collection, &name, status.as_deref())
-    })
-    .await
+    request: crate::history::HistoryPageRequest,
+) -> CommandResult<crate::history::HistoryPage> {
+    blocking(&app, move |d| crate::history::history_page(d, &request)).await
 }
 
 #[tauri::command]
@@ -359,7 +355,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             parse_job_text,
             validate_job,
             preview_job,
-            job_history,
+            history_page,
             get_settings,
             set_settings,
             api_info,

@@ -7,6 +7,7 @@ pub mod calendars;
 pub mod collections;
 pub mod commands;
 pub mod dto;
+pub mod history;
 pub mod ipc;
 pub mod overview;
 pub mod preview;

@@ -9,8 +9,8 @@
 //! shows it there; a bundle that needs its passphrase answers `PassphraseRequired`.
 
 use crate::commands::{
-    collection_id, collection_key, history_status, job_key, CommandResult, Desktop,
-    DESKTOP_RESOURCE_GROUP, DESKTOP_SUBSCRIPTION, HISTORY_LIMIT,
+    collection_id, collection_key, job_key, CommandResult, Desktop, DESKTOP_RESOURCE_GROUP,
+    DESKTOP_SUBSCRIPTION,
 };
 use crate::dto::*;
 use kairos_engine::export::{history_csv, to_document, ExportFormat};
@@ -175,7 +175,8 @@ fn read_error(e: &ReadError) -> CommandError {
     field(path, e.code(), message)
 }
 
-/// Write `collection` to a file in `format`; the warnings say what the file changed or needs.
+/// Write `collection` (or only the jobs `request.jobs` names) to a file in `format`; the
+/// warnings say what the file changed or needs.
 pub fn export(d: &Desktop, request: &ExportRequest) -> CommandResult<ExportResult> {
     let key = collection_key(&request.collection)?;
     let path = absolute(&request.path, "path")?;
@@ -195,7 +196,27 @@ pub fn export(d: &Desktop, request: &ExportRequest) -> CommandResult<ExportResul
         TransferFormat::Template => ExportFormat::Arm,
         TransferFormat::Crontab => ExportFormat::Crontab,
     };
-    let exported = d.engine.export_collection(&key, with_secrets)?;
+    let mut exported = d.engine.export_collection(&key, with_secrets)?;
+    if let Some(names) = &request.jobs {
+        if names.is_empty() {
+            return Err(field(
+                "jobs",
+                "BadRequest",
+                "select at least one job to export",
+            ));
+        }
+        let missing = exported.retain_jobs(names);
+        if !missing.is_empty() {
+            return Err(field(
+                "jobs",
+                "ResourceNotFound",
+                format!(
+                    "{} no longer in the collection: refresh the list and select again",
+                    missing.join(", ")
+                ),
+            ));
+        }
+    }
     let document = to_document(vec![exported], format).map_err(|e| {
         let at = if e.is_passphrase() {
             "passphrase"
@@ -217,22 +238,34 @@ pub fn export(d: &Desktop, request: &ExportRequest) -> CommandResult<ExportResul
     })
 }
 
-/// A job's history (every record with the status asked for, newest first) to a CSV file, as
-/// `kairos history --csv` writes it.
+/// A job's history (every record the filters let through, newest first, however many) to a
+/// CSV file, as `kairos history --csv` writes it; read from the engine a page at a time.
 pub fn export_history(
     d: &Desktop,
     request: &HistoryExportRequest,
 ) -> CommandResult<HistoryExportResult> {
     let key = job_key(&request.collection, &request.job)?;
-    let status = history_status(request.status.as_deref())?;
+    let filter = crate::history::history_filter(&crate::history::HistoryQuery {
+        status: request.status.clone(),
+        from: request.from.clone(),
+        to: request.to.clone(),
+        text: request.text.clone(),
+    })?;
     let path = absolute(&request.path, "path")?;
-    let page = d.engine.list_job_history(&key, status, 0, HISTORY_LIMIT)?;
-    let records = page
-        .items
-        .iter()
-        .map(serde_json::to_value)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| field("", "InternalError", format!("cannot list the history: {e}")))?;
+    let mut records = Vec::new();
+    loop {
+        let page = d
+            .engine
+            .list_job_history_filtered(&key, &filter, records.len(), EXPORT_PAGE)?;
+        for record in &page.items {
+            records.push(serde_json::to_value(record).map_err(|e| {
+                field("", "InternalError", format!("cannot list the history: {e}"))
+            })?);
+        }
+        if !page.more {
+            break;
+        }
+    }
     write(path, &history_csv(&records), false).map_err(|e| {
         field(
             "path",
@@ -242,9 +275,12 @@ pub fn export_history(
     })?;
     Ok(HistoryExportResult {
         path: path.display().to_string(),
-        records: records.len() as u32,
+        records: u32::try_from(records.len()).unwrap_or(u32::MAX),
     })
 }
+
+/// Records read per engine call while exporting a history (each call is one short read).
+const EXPORT_PAGE: usize = 1_000;
 
 /// The file, owner-only (as `kairos export -o`) when it carries secrets, also when it existed.
 fn write(path: &Path, text: &str, private: bool) -> std::io::Result<()> {

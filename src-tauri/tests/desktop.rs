@@ -14,6 +14,8 @@ mod calendars;
 mod classic;
 #[path = "desktop/collections.rs"]
 mod collections;
+#[path = "desktop/history.rs"]
+mod history;
 #[path = "desktop/transfer.rs"]
 mod transfer;
 

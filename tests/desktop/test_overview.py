@@ -95,8 +95,9 @@ def test_c_jobs_for_the_overview(driver, ui):
     invoke(driver, "run_job_now", {"collection": COLLECTION_ID, "name": FAILING})
 
     def failed():
-        history = invoke(driver, "job_history", {"collection": COLLECTION_ID, "name": FAILING, "status": None})
-        return any(a["status"] == "Failed" for o in history for a in o["attempts"]) and history
+        history = invoke(driver, "history_page", {"request": {
+            "collection": COLLECTION_ID, "job": FAILING, "query": {}, "skip": 0, "top": None, "started": None}})
+        return any(a["status"] == "Failed" for o in history["occurrences"] for a in o["attempts"]) and history
     wait_for(failed, 60, f"a Failed history record for {FAILING} (run now against a closed port)")
     for name in (FAILING, BLACKOUT, MOVED, SKIPPED):
         ui.find(ROW.format(name))
@@ -120,10 +121,14 @@ def test_d_week_with_a_failed_and_a_blacked_out_run(driver, ui):
              f"{tomorrow} to be selected")
     wait_for(lambda: (BLACKOUT, "blackedOut") in runs_shown(ui), 20, f"the blacked-out run of {BLACKOUT} on {tomorrow}",
              describe=lambda: runs_shown(ui))
-    # A past run opens its history.
+    # A past run opens its history at that record, marked.
     ui.click(f'[data-testid="overview-day-{today.isoformat()}"]')
     ui.click(f'[data-testid="overview-run"][data-job="{FAILING}"][data-category="failed"]')
-    wait_for(lambda: ui.hash().endswith(f"/j/{FAILING}/history"), 10, "the failed run to open the job's history")
+    wait_for(lambda: f"/j/{FAILING}/history/" in ui.hash(), 10, "the failed run to open the job's history",
+             describe=ui.hash)
+    marked = ui.find("#history-found")
+    assert marked.get_attribute("aria-current") == "true"
+    assert "Failed" in marked.text, marked.text
 
 
 def test_e_daylight_saving_change(driver, ui):

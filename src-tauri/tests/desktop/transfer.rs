@@ -97,6 +97,7 @@ fn a_bundle_with_secrets_moves_to_another_database_with_its_passphrase() {
         format: TransferFormat::Bundle,
         with_secrets: true,
         passphrase: None,
+        jobs: None,
         path: file.display().to_string(),
     };
     let e = transfer::export(d, &export).unwrap_err();
@@ -143,6 +144,7 @@ fn an_arm_export_names_its_secret_parameters_and_errors_name_their_field() {
         format: TransferFormat::Template,
         with_secrets: true,
         passphrase: None,
+        jobs: None,
         path: file.display().to_string(),
     };
     let done = transfer::export(d, &export).unwrap();
@@ -232,6 +234,9 @@ fn a_history_exports_to_csv_and_bad_requests_name_their_field() {
         collection: id.clone(),
         job: "report".into(),
         status: Some("Failed".into()),
+        from: None,
+        to: None,
+        text: None,
         path: file.display().to_string(),
     };
     let done = transfer::export_history(d, &r).unwrap();
@@ -255,5 +260,53 @@ fn a_history_exports_to_csv_and_bad_requests_name_their_field() {
     assert_eq!(
         transfer::export_history(d, &r).unwrap_err().code,
         "ResourceNotFound"
+    );
+}
+
+/// A selection in the jobs table exports only those jobs, with the collection around them; a
+/// name that is no longer a job is refused on `jobs`.
+#[test]
+fn a_selection_of_jobs_exports_alone() {
+    let s = setup();
+    let d = &s.desktop;
+    let id = c::create_collection(d, "nightly").unwrap().id;
+    for name in ["keep-one", "keep-two", "left-out"] {
+        c::save_job(d, &id, name, last_friday_at_0515(), true).unwrap();
+    }
+    let file = s._dir.path().join("selection.json");
+    let mut export = ExportRequest {
+        collection: id.clone(),
+        format: TransferFormat::Bundle,
+        with_secrets: false,
+        passphrase: None,
+        jobs: Some(vec!["keep-one".into(), "keep-two".into()]),
+        path: file.display().to_string(),
+    };
+    transfer::export(d, &export).unwrap();
+    let other = setup();
+    let o = &other.desktop;
+    let done = transfer::import(o, &request(file.display().to_string()), false).unwrap();
+    assert!(done.written, "{done:?}");
+    let names: Vec<_> = c::list_jobs(o, &id)
+        .unwrap()
+        .into_iter()
+        .map(|j| j.name)
+        .collect();
+    assert_eq!(names, vec!["keep-one", "keep-two"]);
+
+    export.format = TransferFormat::Template;
+    transfer::export(d, &export).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("keep-one") && text.contains("keep-two"));
+    assert!(!text.contains("left-out"), "{text}");
+
+    export.jobs = Some(vec!["keep-one".into(), "gone".into()]);
+    let e = transfer::export(d, &export).unwrap_err();
+    assert_eq!(on_field(&e), ("jobs", "ResourceNotFound"));
+    assert!(e.message.contains("gone"), "{}", e.message);
+    export.jobs = Some(vec![]);
+    assert_eq!(
+        on_field(&transfer::export(d, &export).unwrap_err()).0,
+        "jobs"
     );
 }

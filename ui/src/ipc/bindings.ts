@@ -36,7 +36,8 @@ export const commands = {
 	validateJob: (properties: any) => __TAURI_INVOKE<FieldError[]>("validate_job", { properties }),
 	/**  Pure computation in microseconds: answered right here, no thread hop. */
 	previewJob: (request: PreviewRequest_Deserialize) => typedError<PreviewResult_Serialize, CommandError>(__TAURI_INVOKE("preview_job", { request })),
-	jobHistory: (collection: string, name: string, status: string | null) => typedError<HistoryOccurrence_Serialize[], CommandError>(__TAURI_INVOKE("job_history", { collection, name, status })),
+	/**  A page of a job's history, filtered by the engine, with the attempts in flight. */
+	historyPage: (request: HistoryPageRequest_Deserialize) => typedError<HistoryPage_Serialize, CommandError>(__TAURI_INVOKE("history_page", { request })),
 	getSettings: () => typedError<Settings, CommandError>(__TAURI_INVOKE("get_settings")),
 	setSettings: (settings: Settings) => typedError<Settings, CommandError>(__TAURI_INVOKE("set_settings", { settings })),
 	apiInfo: () => typedError<ApiInfo, CommandError>(__TAURI_INVOKE("api_info")),
@@ -244,6 +245,11 @@ export type ExportRequest_Deserialize = {
 	/**  Seal the jobs' secrets into the bundle with `passphrase` (bundles only). */
 	withSecrets: boolean,
 	passphrase?: string | null,
+	/**
+	 *  Only these jobs (a selection in the jobs table), with the collection around them; null
+	 *  for every job.
+	 */
+	jobs?: string[] | null,
 	/**  Absolute; made owner-only when it carries secrets. */
 	path: string,
 };
@@ -256,6 +262,11 @@ export type ExportRequest_Serialize = {
 	/**  Seal the jobs' secrets into the bundle with `passphrase` (bundles only). */
 	withSecrets: boolean,
 	passphrase: string | null,
+	/**
+	 *  Only these jobs (a selection in the jobs table), with the collection around them; null
+	 *  for every job.
+	 */
+	jobs: string[] | null,
 	/**  Absolute; made owner-only when it carries secrets. */
 	path: string,
 };
@@ -314,6 +325,10 @@ export type HistoryExportRequest_Deserialize = {
 	job: string,
 	/**  Only records with this status (as the history filter); none for all. */
 	status?: string | null,
+	/**  RFC 3339 bounds on the scheduled time and a text, as the history view's filters. */
+	from?: string | null,
+	to?: string | null,
+	text?: string | null,
 	/**  Absolute. */
 	path: string,
 };
@@ -324,6 +339,10 @@ export type HistoryExportRequest_Serialize = {
 	job: string,
 	/**  Only records with this status (as the history filter); none for all. */
 	status: string | null,
+	/**  RFC 3339 bounds on the scheduled time and a text, as the history view's filters. */
+	from: string | null,
+	to: string | null,
+	text: string | null,
 	/**  Absolute. */
 	path: string,
 };
@@ -349,6 +368,101 @@ export type HistoryOccurrence_Serialize = {
 	scheduledTime: string | null,
 	status: string,
 	attempts: HistoryAttempt_Serialize[],
+};
+
+export type HistoryPage = HistoryPage_Serialize | HistoryPage_Deserialize;
+
+export type HistoryPageRequest = HistoryPageRequest_Serialize | HistoryPageRequest_Deserialize;
+
+export type HistoryPageRequest_Deserialize = {
+	collection: string,
+	job: string,
+	query: HistoryQuery_Deserialize,
+	/**  Records to pass over (the previous page's `next`). */
+	skip: number,
+	/**
+	 *  Records in the page (default 100, at most 1,000); the page may hold fewer so that it
+	 *  never cuts an occurrence's attempts in two.
+	 */
+	top?: number | null,
+	/**
+	 *  RFC 3339: open the page holding the run that started then (a past run in the overview);
+	 *  `skip` is then ignored.
+	 */
+	started?: string | null,
+};
+
+export type HistoryPageRequest_Serialize = {
+	collection: string,
+	job: string,
+	query: HistoryQuery_Serialize,
+	/**  Records to pass over (the previous page's `next`). */
+	skip: number,
+	/**
+	 *  Records in the page (default 100, at most 1,000); the page may hold fewer so that it
+	 *  never cuts an occurrence's attempts in two.
+	 */
+	top: number | null,
+	/**
+	 *  RFC 3339: open the page holding the run that started then (a past run in the overview);
+	 *  `skip` is then ignored.
+	 */
+	started: string | null,
+};
+
+export type HistoryPage_Deserialize = {
+	occurrences: HistoryOccurrence_Deserialize[],
+	/**  The records this page starts at. */
+	skip: number,
+	/**  Where the next (older) page starts; null on the last page. */
+	next?: number | null,
+	/**  Records that match the query, in every page. */
+	total: number,
+	/**  When `started` was asked for and found: the scheduled time of its occurrence (to mark). */
+	found?: string | null,
+	/**  The job's attempts in flight now (not filtered: a run in progress always shows). */
+	running: RunningRun[],
+};
+
+export type HistoryPage_Serialize = {
+	occurrences: HistoryOccurrence_Serialize[],
+	/**  The records this page starts at. */
+	skip: number,
+	/**  Where the next (older) page starts; null on the last page. */
+	next: number | null,
+	/**  Records that match the query, in every page. */
+	total: number,
+	/**  When `started` was asked for and found: the scheduled time of its occurrence (to mark). */
+	found: string | null,
+	/**  The job's attempts in flight now (not filtered: a run in progress always shows). */
+	running: RunningRun[],
+};
+
+/**  Which records to show. Every filter is optional. */
+export type HistoryQuery = HistoryQuery_Serialize | HistoryQuery_Deserialize;
+
+/**  Which records to show. Every filter is optional. */
+export type HistoryQuery_Deserialize = {
+	/**  A history status (`Completed`, `Failed`, `Postponed`); null or "all" for every one. */
+	status?: string | null,
+	/**  RFC 3339: runs scheduled at or after it. */
+	from?: string | null,
+	/**  RFC 3339: runs scheduled at or before it. */
+	to?: string | null,
+	/**  In a message or a status, ignoring case. */
+	text?: string | null,
+};
+
+/**  Which records to show. Every filter is optional. */
+export type HistoryQuery_Serialize = {
+	/**  A history status (`Completed`, `Failed`, `Postponed`); null or "all" for every one. */
+	status: string | null,
+	/**  RFC 3339: runs scheduled at or after it. */
+	from: string | null,
+	/**  RFC 3339: runs scheduled at or before it. */
+	to: string | null,
+	/**  In a message or a status, ignoring case. */
+	text: string | null,
 };
 
 export type ImportNote = {
@@ -689,6 +803,16 @@ export type PreviewRun_Serialize = {
 	local: string,
 	/**  What daylight saving did to this run, if anything. */
 	note: string | null,
+};
+
+/**  An attempt being sent now: its result is not in the history yet. */
+export type RunningRun = {
+	scheduledTime: string,
+	/**  "Attempt", "Retry" or "ErrorAction", as the history's attempts. */
+	kind: string,
+	retryCount: number,
+	/**  RFC 3339. */
+	since: string,
 };
 
 export type Settings = {

@@ -433,8 +433,9 @@ export const fakeBackend: Backend = {
         computeMicros: 42,
       });
     },
-    jobHistory: (c, n, status) => {
-      if (!job(c, n)) return missing();
+    historyPage: (r) => {
+      if (!job(r.collection, r.job)) return missing();
+      const status = r.query.status;
       const all = [
         {
           scheduledTime: "2026-02-27T05:15:00Z",
@@ -476,7 +477,10 @@ export const fakeBackend: Backend = {
           ],
         },
       ];
-      return ok(status ? all.filter((x) => x.attempts.some((a) => a.status === status)) : all);
+      // The development fake filters by status only and holds one page.
+      const occurrences = status ? all.filter((x) => x.attempts.some((a) => a.status === status)) : all;
+      const total = occurrences.reduce((n, o) => n + o.attempts.length, 0);
+      return ok({ occurrences, skip: 0, next: null, total, found: null, running: [] });
     },
     getSettings: () => ok(settings),
     setSettings: (s) => {

@@ -17,7 +17,8 @@ import type {
   HistoryExportRequest,
   HistoryExportResult,
   FieldError,
-  HistoryOccurrence,
+  HistoryPage,
+  HistoryPageRequest,
   ImportRequest,
   ImportResult,
   JobDetail,
@@ -144,8 +145,8 @@ export const api = {
   parseJobText: (text: string): Promise<ParsedJob> => plain((c) => c.parseJobText(text)),
   validateJob: (properties: JsonValue): Promise<FieldError[]> => plain((c) => c.validateJob(properties)),
   previewJob: (request: PreviewRequest): Promise<PreviewResult> => result((c) => c.previewJob(request)),
-  jobHistory: (collection: string, name: string, status: string | null): Promise<HistoryOccurrence[]> =>
-    result((c) => c.jobHistory(collection, name, status)),
+  /** A page of a job's history, filtered and paged by the engine, with the attempts in flight. */
+  historyPage: (request: HistoryPageRequest): Promise<HistoryPage> => result((c) => c.historyPage(request)),
   getSettings: (): Promise<Settings> => result((c) => c.getSettings()),
   setSettings: (settings: Settings): Promise<Settings> => result((c) => c.setSettings(settings)),
   apiInfo: (): Promise<ApiInfo> => result((c) => c.apiInfo()),

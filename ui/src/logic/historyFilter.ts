@@ -1,9 +1,9 @@
-// Narrowing a job's history in the window: a date range and a text search over the runs the
-// engine returned (the status filter goes to the engine), and paging through what is left.
+// Narrowing a job's history in the window: the status, a date range and a text, sent to the
+// engine (which filters and pages in SQL, so a history of any length reads a page at a time).
 import { endOfDay, parseISO, startOfDay } from "date-fns";
-import type { HistoryOccurrence } from "../ipc/types";
+import type { HistoryEngineQuery as EngineQuery } from "../ipc/types";
 
-/** Runs shown at first, and added by each "Show more". */
+/** Records asked for per page (the page holds fewer when that keeps a run's attempts together). */
 export const HISTORY_PAGE = 100;
 
 export type HistoryQuery = {
@@ -27,31 +27,28 @@ export function queryErrors(q: HistoryQuery): Partial<Record<"from" | "to", stri
   return errors;
 }
 
-/** The runs that match `q` (an invalid bound is ignored: its error is shown next to it). */
-export function filterHistory(items: HistoryOccurrence[], q: HistoryQuery): HistoryOccurrence[] {
-  const fromDay = day(q.from);
-  const toDay = day(q.to);
-  const from = fromDay ? startOfDay(fromDay).getTime() : -Infinity;
-  const to = toDay ? endOfDay(toDay).getTime() : Infinity;
-  const text = q.text.trim().toLowerCase();
-  return items.filter((o) => {
-    const at = when(o);
-    if (Number.isNaN(at) ? from !== -Infinity || to !== Infinity : at < from || at > to) return false;
-    if (!text) return true;
-    return o.attempts.some((a) => a.message.toLowerCase().includes(text) || a.status.toLowerCase().includes(text));
-  });
+/**
+ * What the engine is asked for: local days become instants (from the start of the first day to
+ * the end of the last, inclusive); an invalid bound is left out (its error shows next to it).
+ */
+export function engineQuery(status: string, q: HistoryQuery): EngineQuery {
+  const errors = queryErrors(q);
+  const fromDay = errors.from ? null : day(q.from);
+  const toDay = errors.to ? null : day(q.to);
+  const text = q.text.trim();
+  return {
+    status: status || null,
+    from: fromDay ? startOfDay(fromDay).toISOString() : null,
+    to: toDay ? endOfDay(toDay).toISOString() : null,
+    text: text || null,
+  };
 }
 
-/** The first `pages` pages of `items`, and whether more are left. */
-export function page<T>(items: T[], pages: number): { shown: T[]; more: number } {
-  const shown = items.slice(0, Math.max(1, pages) * HISTORY_PAGE);
-  return { shown, more: items.length - shown.length };
-}
-
-/** The instant a run is placed at: its scheduled time, else its first attempt's start. */
-function when(o: HistoryOccurrence): number {
-  const iso = o.scheduledTime ?? o.attempts[0]?.startTime;
-  return iso ? parseISO(iso).getTime() : Number.NaN;
+/** "Records 101–200 of 2,500" for a page of `shown` records from `skip`. */
+export function pageLabel(skip: number, shown: number, total: number): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  if (total === 0 || shown === 0) return `No records of ${n(total)}`;
+  return `Records ${n(skip + 1)}–${n(skip + shown)} of ${n(total)}`;
 }
 
 function day(value: string): Date | null {

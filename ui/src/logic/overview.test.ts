@@ -12,6 +12,7 @@ import {
   categoryOf,
   heatLevel,
   heatStrip,
+  actionKinds,
   keptJobs,
   localDay,
   localTime,
@@ -153,6 +154,20 @@ describe("runs", () => {
     expect(keptJobs(d, { collections: null, search: " REPORT " })).toEqual([true, false]);
   });
 
+  it("filters by job state and by action kind (Https counts as Http)", () => {
+    const d = data([]);
+    d.jobs[0] = { ...d.jobs[0], state: "Disabled", action: "Https" };
+    d.jobs[1] = { ...d.jobs[1], action: "StorageQueue" };
+    expect(keptJobs(d, { ...all, state: "Disabled" })).toEqual([true, false]);
+    expect(keptJobs(d, { ...all, state: "Enabled" })).toEqual([false, true]);
+    expect(keptJobs(d, { ...all, state: "Faulted" })).toEqual([false, false]);
+    expect(keptJobs(d, { ...all, action: "Http" })).toEqual([true, false]);
+    expect(keptJobs(d, { ...all, action: "StorageQueue" })).toEqual([false, true]);
+    expect(keptJobs(d, { ...all, state: "Enabled", action: "Http" })).toEqual([false, false]);
+    expect(keptJobs(d, { ...all, state: "", action: "" })).toEqual([true, true]);
+    expect(actionKinds(d)).toEqual(["Http", "StorageQueue"]);
+  });
+
   it("buckets runs into the days and hours of the chosen zone", () => {
     const d = data([
       { at: "2026-11-24T23:30:00Z", kind: KIND_PAST, status: "Failed", action: "MainAction" }, // 24 Nov in UTC, 25 Nov 00:30 in Berlin
@@ -197,7 +212,12 @@ describe("runs", () => {
 
   it("opens a coming run's job and a past run's history", () => {
     const d = data([{ kind: KIND_PAST, status: "Completed" }, { job: 1 }]);
-    expect(runTarget(d, 0)).toEqual({ page: "history", collection: "local/desktop/default", job: "nightly-report" });
+    expect(runTarget(d, 0)).toEqual({
+      page: "history",
+      collection: "local/desktop/default",
+      job: "nightly-report",
+      at: new Date(runAt(d, 0).at).toISOString(),
+    });
     expect(runTarget(d, 1)).toEqual({ page: "job", collection: "local/desktop/other", job: "cleanup" });
   });
 

@@ -288,16 +288,36 @@ export type Filter = {
   collections: ReadonlySet<string> | null;
   /** Part of a job's name, any case; blank: all. */
   search: string;
+  /** A job state (`Enabled`, `Disabled`, `Completed`, `Faulted`); blank or absent: all. */
+  state?: string;
+  /** An action type (`Http`, `StorageQueue`, `Command`, …); `Http` covers `Https`; blank or absent: all. */
+  action?: string;
 };
 
 /** Per job index: whether the filters keep it. */
 export function keptJobs(data: Pick<OverviewData, "jobs">, filter: Filter): boolean[] {
   const q = filter.search.trim().toLowerCase();
+  const state = filter.state ?? "";
+  const action = actionKind(filter.action ?? "");
   return data.jobs.map(
     (j) =>
       (filter.collections === null || filter.collections.has(j.collection)) &&
-      (q === "" || j.name.toLowerCase().includes(q)),
+      (q === "" || j.name.toLowerCase().includes(q)) &&
+      (state === "" || j.state === state) &&
+      (action === "" || actionKind(j.action) === action),
   );
+}
+
+/** The action kinds the filter offers for these jobs, sorted (`Https` is shown as `Http`). */
+export function actionKinds(data: Pick<OverviewData, "jobs">): string[] {
+  return [...new Set(data.jobs.map((j) => actionKind(j.action)).filter((a) => a !== ""))].sort();
+}
+
+/** The job states the filter offers. */
+export const JOB_STATES = ["Enabled", "Disabled", "Completed", "Faulted"] as const;
+
+function actionKind(action: string): string {
+  return action === "Https" ? "Http" : action;
 }
 
 export type DayBucket = {
@@ -435,13 +455,15 @@ export function busyWarnings(
     });
 }
 
-/** Where clicking a run goes: a coming run opens the job, a past one its history. */
+/** Where clicking a run goes: a coming run opens the job, a past one its history at that record (by its start). */
 export function runTarget(
   data: OverviewData,
   index: number,
-): { page: "job" | "history"; collection: string; job: string } {
+): { page: "job"; collection: string; job: string } | { page: "history"; collection: string; job: string; at: string } {
   const job = data.jobs[data.runs.job[index]];
-  return { page: data.runs.kind[index] === KIND_PAST ? "history" : "job", collection: job.collection, job: job.name };
+  if (data.runs.kind[index] !== KIND_PAST) return { page: "job", collection: job.collection, job: job.name };
+  const at = new Date(runAt(data, index).at).toISOString();
+  return { page: "history", collection: job.collection, job: job.name, at };
 }
 
 /** The local day ("YYYY-MM-DD") of an instant in `zone`. */

@@ -17,6 +17,10 @@ const table: [string, Route, boolean?][] = [
   ["#/c/default/new", { page: "new", collection: "default" }],
   ["#/c/default/j/nightly", { page: "job", collection: "default", job: "nightly" }],
   ["#/c/default/j/nightly/history", { page: "history", collection: "default", job: "nightly" }],
+  [
+    "#/c/default/j/nightly/history/2026-11-20T05%3A15%3A00.000Z",
+    { page: "history", collection: "default", job: "nightly", at: "2026-11-20T05:15:00.000Z" },
+  ],
   ["#/c/my%20jobs/j/a%2Fb", { page: "job", collection: "my jobs", job: "a/b" }],
   // Commands name a collection by its id, subscription/resourceGroup/name: one route segment.
   [

@@ -1,4 +1,4 @@
-// Hash routes: #/c/<collection>, #/c/<collection>/new, #/c/<collection>/j/<job>[/history], #/settings,
+// Hash routes: #/c/<collection>, #/c/<collection>/new, #/c/<collection>/j/<job>[/history[/<start>]], #/settings,
 // #/overview (every job's runs).
 // <collection> is the collection's id (subscription/resourceGroup/name, what commands take),
 // percent-encoded into one segment like every name.
@@ -9,7 +9,8 @@ export type Route =
   | { page: "collection"; collection: string }
   | { page: "new"; collection: string }
   | { page: "job"; collection: string; job: string }
-  | { page: "history"; collection: string; job: string };
+  /** `at`: the start (RFC 3339) of the run to open the history at (a past run in the overview). */
+  | { page: "history"; collection: string; job: string; at?: string };
 
 function decode(part: string): string | null {
   try {
@@ -26,7 +27,7 @@ export function parseRoute(hash: string): Route {
     .filter((p) => p !== "");
   const names = parts.map(decode);
   if (names.some((n) => n === null)) return { page: "home" };
-  const [a, c, kind, job, tail] = names as string[];
+  const [a, c, kind, job, tail, at] = names as string[];
   if (a === "settings" && parts.length === 1) return { page: "settings" };
   if (a === "overview" && parts.length === 1) return { page: "overview" };
   if (a !== "c" || c === undefined) return { page: "home" };
@@ -35,6 +36,8 @@ export function parseRoute(hash: string): Route {
   if (kind === "j" && job !== undefined && parts.length === 4) return { page: "job", collection: c, job };
   if (kind === "j" && job !== undefined && tail === "history" && parts.length === 5)
     return { page: "history", collection: c, job };
+  if (kind === "j" && job !== undefined && tail === "history" && parts.length === 6)
+    return { page: "history", collection: c, job, at };
   return { page: "home" };
 }
 
@@ -54,7 +57,7 @@ export function routeHash(r: Route): string {
     case "job":
       return `#/c/${e(r.collection)}/j/${e(r.job)}`;
     case "history":
-      return `#/c/${e(r.collection)}/j/${e(r.job)}/history`;
+      return `#/c/${e(r.collection)}/j/${e(r.job)}/history${r.at ? `/${e(r.at)}` : ""}`;
   }
 }
 

@@ -103,7 +103,14 @@ export function App() {
       case "job":
         return <JobEditor key={`${route.collection}/${route.job}`} collection={route.collection} job={route.job} />;
       case "history":
-        return <HistoryView key={`${route.collection}/${route.job}`} collection={route.collection} job={route.job} />;
+        return (
+          <HistoryView
+            key={`${route.collection}/${route.job}/${route.at ?? ""}`}
+            collection={route.collection}
+            job={route.job}
+            at={route.at}
+          />
+        );
       case "home":
         return collections && collections.length === 0 ? <CollectionsEmpty onCreated={reload} /> : null;
     }

@@ -1,13 +1,24 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { api, CommandFailure, type HistoryOccurrence } from "../ipc";
+import { api, CommandFailure, type HistoryOccurrence, type HistoryPageRequest, type RunningRun } from "../ipc";
 import { HISTORY_PAGE } from "../logic/historyFilter";
 import { HistoryView } from "./HistoryView";
 
-/** 250 runs an hour apart, newest first, every tenth one failed. */
+// The view reloads on engine changes; the test fires them.
+const changes = vi.hoisted(() => ({ reload: null as null | (() => void) }));
+vi.mock("./hooks", async (original) => ({
+  ...(await original<typeof import("./hooks")>()),
+  useEngineChanged: (reload: () => void) => {
+    changes.reload = reload;
+  },
+}));
+
+const RECORDS = 2_500;
+
+/** 2,500 runs an hour apart, newest first, every tenth one failed. */
 function history(): HistoryOccurrence[] {
-  return Array.from({ length: 250 }, (_, i) => {
+  return Array.from({ length: RECORDS }, (_, i) => {
     const at = new Date(Date.UTC(2026, 10, 24, 23) - i * 3_600_000).toISOString();
     const failed = i % 10 === 0;
     const status = failed ? "Failed" : "Completed";
@@ -20,11 +31,29 @@ function history(): HistoryOccurrence[] {
   });
 }
 
+/** The engine's paging and text filter over `all` (one record per run), and what is running. */
+function engine(all: HistoryOccurrence[], running: () => RunningRun[] = () => []) {
+  return vi.spyOn(api, "historyPage").mockImplementation(async (r: HistoryPageRequest) => {
+    const text = r.query.text?.toLowerCase();
+    const kept = text ? all.filter((o) => o.attempts[0].message.toLowerCase().includes(text)) : all;
+    let skip = r.skip;
+    let found = null;
+    if (r.started) {
+      skip = kept.findIndex((o) => o.attempts[0].startTime === r.started);
+      found = kept[skip].scheduledTime;
+    }
+    const top = r.top ?? 100;
+    const occurrences = kept.slice(skip, skip + top);
+    const next = skip + top < kept.length ? skip + top : null;
+    return { occurrences, skip, next, total: kept.length, found, running: running() };
+  });
+}
+
 beforeAll(async () => {
   await import("../ipc/fake");
 });
 beforeEach(() => {
-  vi.spyOn(api, "jobHistory").mockImplementation(async () => history());
+  changes.reload = null;
 });
 afterEach(() => {
   cleanup();
@@ -32,24 +61,35 @@ afterEach(() => {
 });
 
 const runs = () => document.querySelectorAll("[data-testid=occurrence]").length;
+const range = () => document.querySelector("#history-range")?.textContent;
 
 describe("the history view", () => {
-  it("pages through the runs and narrows them by text and dates", async () => {
+  it("pages through 2,500 records from the engine, one page in the DOM at a time", async () => {
+    const calls = engine(history());
     render(<HistoryView collection="local/desktop/default" job="ping" />);
-    await waitFor(() => expect(runs()).toBe(HISTORY_PAGE));
-    fireEvent.click(screen.getByRole("button", { name: `Show ${HISTORY_PAGE} more` }));
-    await waitFor(() => expect(runs()).toBe(2 * HISTORY_PAGE));
-    fireEvent.click(screen.getByRole("button", { name: "Show 50 more" }));
-    await waitFor(() => expect(runs()).toBe(250));
-    expect(document.querySelector("#history-more")).toBeNull();
+    await waitFor(() => expect(range()).toBe("Records 1–100 of 2,500"));
+    expect(runs()).toBe(HISTORY_PAGE);
+    expect(screen.getByRole("button", { name: "← Newer" })).toHaveProperty("disabled", true);
+    for (let page = 2; page <= 25; page++) {
+      fireEvent.click(screen.getByRole("button", { name: "Older →" }));
+      await waitFor(() =>
+        expect(range()).toBe(
+          `Records ${((page - 1) * 100 + 1).toLocaleString("en-US")}–${(page * 100).toLocaleString("en-US")} of 2,500`,
+        ),
+      );
+      expect(runs()).toBe(HISTORY_PAGE);
+    }
+    expect(screen.getByRole("button", { name: "Older →" })).toHaveProperty("disabled", true);
+    expect(document.querySelector("[data-testid=occurrence]:last-child")?.textContent).toContain("run 2499: OK");
+    fireEvent.click(screen.getByRole("button", { name: "← Newer" }));
+    await waitFor(() => expect(range()).toBe("Records 2,301–2,400 of 2,500"));
 
     fireEvent.input(document.querySelector("#history-text")!, { target: { value: "REFUSED" } });
-    await waitFor(() => expect(runs()).toBe(25));
+    await waitFor(() => expect(range()).toBe("Records 1–100 of 250"));
+    expect(calls.mock.lastCall?.[0]).toMatchObject({ skip: 0, query: { text: "REFUSED" } });
 
-    fireEvent.input(document.querySelector("#history-text")!, { target: { value: "" } });
-    fireEvent.input(document.querySelector("#history-from")!, { target: { value: "2026-11-30" } });
-    await waitFor(() => expect(document.querySelector("#history-none-match")).not.toBeNull());
-    expect(runs()).toBe(0);
+    fireEvent.input(document.querySelector("#history-from")!, { target: { value: "2026-11-22" } });
+    await waitFor(() => expect(calls.mock.lastCall?.[0].query.from).toBe(new Date(2026, 10, 22).toISOString()));
 
     fireEvent.input(document.querySelector("#history-to")!, { target: { value: "2026-11-01" } });
     await waitFor(() =>
@@ -58,7 +98,57 @@ describe("the history view", () => {
     expect(document.querySelector("#history-to")!.getAttribute("aria-invalid")).toBe("true");
   });
 
+  it("opens at a run the overview names and marks it", async () => {
+    const all = history();
+    engine(all);
+    const run = all[1234];
+    render(<HistoryView collection="local/desktop/default" job="ping" at={run.attempts[0].startTime} />);
+    await waitFor(() => expect(document.querySelector("#history-found")).not.toBeNull());
+    expect(range()).toBe("Records 1,235–1,334 of 2,500");
+    expect(document.querySelector("#history-found")?.getAttribute("aria-current")).toBe("true");
+    expect(document.querySelector("#history-found")?.textContent).toContain("run 1234");
+  });
+
+  it("shows a run in progress, then its result on the next engine change", async () => {
+    const all = history().slice(0, 3);
+    const inFlight: RunningRun = {
+      scheduledTime: "2026-11-25T00:00:00Z",
+      kind: "Attempt",
+      retryCount: 0,
+      since: "2026-11-25T00:00:01Z",
+    };
+    let running = [inFlight];
+    engine(all, () => running);
+    render(<HistoryView collection="local/desktop/default" job="ping" />);
+    await waitFor(() => expect(document.querySelectorAll("[data-testid=running]").length).toBe(1));
+    expect(document.querySelector("#history-running")?.textContent).toMatch(/Running\s*since/);
+    expect(runs()).toBe(3);
+
+    // The attempt ends: its record arrives and nothing is in flight.
+    all.unshift({
+      scheduledTime: inFlight.scheduledTime,
+      status: "Completed",
+      attempts: [
+        {
+          id: "new",
+          kind: "Attempt",
+          status: "Completed",
+          startTime: inFlight.since,
+          endTime: inFlight.since,
+          retryCount: 0,
+          message: "HTTP 200 OK",
+        },
+      ],
+    });
+    running = [];
+    await act(() => changes.reload?.());
+    await waitFor(() => expect(document.querySelector("#history-running")).toBeNull());
+    expect(runs()).toBe(4);
+    expect(document.querySelector("[data-testid=occurrence]")?.textContent).toContain("HTTP 200 OK");
+  });
+
   it("exports the records with the shown status to CSV, errors next to the path", async () => {
+    engine(history());
     const exported = vi.spyOn(api, "exportHistory").mockImplementation(async (r) => ({ path: r.path, records: 25 }));
     render(<HistoryView collection="local/desktop/default" job="ping" />);
     await waitFor(() => expect(runs()).toBe(HISTORY_PAGE));

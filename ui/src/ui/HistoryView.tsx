@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
-import { type HistoryOccurrence, api, messageOf } from "../ipc";
+import { useCallback, useEffect, useLayoutEffect, useState } from "preact/hooks";
+import { type HistoryPage, type RunningRun, api, messageOf } from "../ipc";
 import {
   HISTORY_FILTERS,
   attemptLabel,
@@ -8,37 +8,89 @@ import {
   presentHistory,
   statusBadgeClass,
 } from "../logic/history";
-import { filterHistory, HISTORY_PAGE, type HistoryQuery, NO_QUERY, page, queryErrors } from "../logic/historyFilter";
+import { engineQuery, HISTORY_PAGE, type HistoryQuery, NO_QUERY, pageLabel, queryErrors } from "../logic/historyFilter";
 import { routeHash } from "../logic/routes";
 import { HistoryExportDialog } from "./HistoryExportDialog";
 import { useEngineChanged } from "./hooks";
 
-export function HistoryView({ collection, job }: { collection: string; job: string }) {
+type Props = {
+  collection: string;
+  job: string;
+  /** RFC 3339: open the page of the run that started then, and mark it (a past run in the overview). */
+  at?: string;
+};
+
+/**
+ * A job's history, a page at a time from the engine (the DOM holds one page however long the
+ * history is), with the attempts in flight on top: they refresh on every engine change and give
+ * way to their results.
+ */
+export function HistoryView({ collection, job, at }: Props) {
   const [status, setStatus] = useState("");
-  const [items, setItems] = useState<HistoryOccurrence[] | null>(null);
+  const [page, setPage] = useState<HistoryPage | null>(null);
   const [error, setError] = useState("");
   const [query, setQuery] = useState<HistoryQuery>(NO_QUERY);
-  const [pages, setPages] = useState(1);
+  // Where the shown page starts, and where the pages before it started (for "Newer").
+  const [skip, setSkip] = useState(0);
+  const [newer, setNewer] = useState<number[]>([]);
+  const [anchor, setAnchor] = useState(at ?? null);
+  const [found, setFound] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const errors = queryErrors(query);
-  const matching = useMemo(() => (items ? filterHistory(items, query) : null), [items, query]);
-  const { shown, more } = page(matching ?? [], pages);
+  const occurrences = page ? presentHistory(page.occurrences) : null;
+  const shownRecords = page ? page.occurrences.reduce((n, o) => n + o.attempts.length, 0) : 0;
+  const filtered = status !== "" || query.from !== "" || query.to !== "" || query.text.trim() !== "";
+  const restart = () => {
+    setSkip(0);
+    setNewer([]);
+    setAnchor(null);
+  };
   const narrow = (change: Partial<HistoryQuery>) => {
     setQuery({ ...query, ...change });
-    setPages(1);
+    restart();
   };
 
   const reload = useCallback(() => {
-    api.jobHistory(collection, job, status || null).then(
-      (h) => {
-        setItems(presentHistory(h));
-        setError("");
-      },
-      (e) => setError(messageOf(e)),
-    );
-  }, [collection, job, status]);
+    api
+      .historyPage({
+        collection,
+        job,
+        query: engineQuery(status, query),
+        skip,
+        top: HISTORY_PAGE,
+        started: anchor,
+      })
+      .then(
+        (p) => {
+          setPage(p);
+          setError("");
+          if (anchor) {
+            // Opened at a run: stay on its page from now on, and mark it.
+            setFound(p.found);
+            setAnchor(null);
+            setSkip(p.skip);
+          }
+        },
+        (e) => setError(messageOf(e)),
+      );
+  }, [collection, job, status, query, skip, anchor]);
   useEffect(reload, [reload]);
   useEngineChanged(reload);
+  useLayoutEffect(() => {
+    if (found) document.getElementById("history-found")?.scrollIntoView?.({ block: "center" });
+  }, [found, page]);
+
+  const older = () => {
+    if (page?.next == null) return;
+    setNewer([...newer, page.skip]);
+    setSkip(page.next);
+  };
+  const back = () => {
+    const rest = [...newer];
+    const previous = rest.pop() ?? Math.max(0, skip - HISTORY_PAGE);
+    setNewer(rest);
+    setSkip(previous);
+  };
 
   return (
     <section aria-labelledby="history-title">
@@ -60,7 +112,10 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
             id="history-filter"
             class="inline-select"
             value={status}
-            onChange={(e) => setStatus(e.currentTarget.value)}
+            onChange={(e) => {
+              setStatus(e.currentTarget.value);
+              restart();
+            }}
           >
             <option value="">All</option>
             {HISTORY_FILTERS.map((s) => (
@@ -106,57 +161,90 @@ export function HistoryView({ collection, job }: { collection: string; job: stri
           Could not read the history: {error}
         </p>
       )}
-      {items === null && !error && <p aria-busy="true">Loading history…</p>}
+      {page === null && !error && <p aria-busy="true">Loading history…</p>}
+      {page && page.running.length > 0 && <Running runs={page.running} />}
       <div id="history" aria-live="polite">
-        {items && items.length > 0 && matching?.length === 0 && (
+        {page && page.total === 0 && filtered && (
           <p class="muted" id="history-none-match">
-            No run matches the dates and text.
+            No run matches the status, dates and text.
           </p>
         )}
-        {items?.length === 0 && (
+        {page && page.total === 0 && !filtered && (
           <article class="empty-state">
-            <p>
-              {status
-                ? `No runs with status ${status}.`
-                : "No runs yet. They appear here as the job runs (or after Run now)."}
-            </p>
+            <p>No runs yet. They appear here as the job runs (or after Run now).</p>
           </article>
         )}
-        {shown.map((o, i) => (
-          <section
-            key={`${o.scheduledTime}-${i}`}
-            data-testid="occurrence"
-            class="occurrence"
-            aria-label={`Run ${formatTime(o.scheduledTime ?? o.attempts[0]?.startTime)}`}
-          >
-            <header>
-              <strong>{o.scheduledTime ? formatTime(o.scheduledTime) : "Run now"}</strong>
-              <span class={statusBadgeClass(o.status)}>{o.status}</span>
-            </header>
-            {o.attempts.map((a) => (
-              <div key={a.id} class="attempt" data-status={a.status}>
-                <div class="attempt-head">
-                  <span class="attempt-kind">{attemptLabel(a)}</span>
-                  <span class={statusBadgeClass(a.status)}>{a.status}</span>
-                  <time dateTime={a.startTime}>{formatTime(a.startTime)}</time>
-                  {a.endTime && <small class="muted"> · {formatDuration(a.startTime, a.endTime)}</small>}
+        {occurrences?.map((o, i) => {
+          const marked = found !== null && o.scheduledTime === found;
+          return (
+            <section
+              key={`${o.scheduledTime}-${i}`}
+              id={marked ? "history-found" : undefined}
+              data-testid="occurrence"
+              class={marked ? "occurrence occurrence-found" : "occurrence"}
+              aria-current={marked ? "true" : undefined}
+              aria-label={`Run ${formatTime(o.scheduledTime ?? o.attempts[0]?.startTime)}`}
+            >
+              <header>
+                <strong>{o.scheduledTime ? formatTime(o.scheduledTime) : "Run now"}</strong>
+                <span class={statusBadgeClass(o.status)}>{o.status}</span>
+              </header>
+              {o.attempts.map((a) => (
+                <div key={a.id} class="attempt" data-status={a.status}>
+                  <div class="attempt-head">
+                    <span class="attempt-kind">{attemptLabel(a)}</span>
+                    <span class={statusBadgeClass(a.status)}>{a.status}</span>
+                    <time dateTime={a.startTime}>{formatTime(a.startTime)}</time>
+                    {a.endTime && <small class="muted"> · {formatDuration(a.startTime, a.endTime)}</small>}
+                  </div>
+                  {a.message && <pre class="attempt-message">{a.message}</pre>}
                 </div>
-                {a.message && <pre class="attempt-message">{a.message}</pre>}
-              </div>
-            ))}
-          </section>
-        ))}
+              ))}
+            </section>
+          );
+        })}
       </div>
-      {more > 0 && (
-        <p class="history-more">
-          <button id="history-more" type="button" class="secondary outline" onClick={() => setPages(pages + 1)}>
-            Show {Math.min(more, HISTORY_PAGE)} more
-          </button>{" "}
-          <small class="muted">
-            {shown.length} of {matching?.length ?? 0} runs shown
+      {page && page.total > 0 && (
+        <nav class="history-pager" aria-label="History pages">
+          <button id="history-newer" type="button" class="secondary outline" disabled={page.skip === 0} onClick={back}>
+            ← Newer
+          </button>
+          <small id="history-range" class="muted">
+            {pageLabel(page.skip, shownRecords, page.total)}
           </small>
-        </p>
+          <button
+            id="history-older"
+            type="button"
+            class="secondary outline"
+            disabled={page.next === null}
+            onClick={older}
+          >
+            Older →
+          </button>
+        </nav>
       )}
+    </section>
+  );
+}
+
+/** The attempts being sent now: "Running since …" until their results replace them. */
+function Running({ runs }: { runs: RunningRun[] }) {
+  return (
+    <section id="history-running" class="occurrence occurrence-running" aria-label="Running now">
+      {runs.map((r) => (
+        <div key={`${r.scheduledTime}-${r.kind}-${r.retryCount}`} class="attempt" data-testid="running">
+          <div class="attempt-head">
+            <span class="attempt-kind">{attemptLabel(r)}</span>
+            <span class={statusBadgeClass("Running")} aria-busy="true">
+              Running
+            </span>
+            <span>
+              since <time dateTime={r.since}>{formatTime(r.since)}</time>
+            </span>
+            <small class="muted"> · run of {formatTime(r.scheduledTime)}</small>
+          </div>
+        </div>
+      ))}
     </section>
   );
 }

@@ -102,6 +102,21 @@ impl Engine {
     }
 }
 
+impl CollectionExport {
+    /// Keep only the jobs named in `names` (a selection exported from the window); the
+    /// collection's definition and calendars stay, since the jobs refer to them. Returns the
+    /// names that are not jobs of the collection (deleted since they were selected).
+    pub fn retain_jobs(&mut self, names: &[String]) -> Vec<String> {
+        let missing = names
+            .iter()
+            .filter(|n| !self.jobs.iter().any(|j| &j.name == *n))
+            .cloned()
+            .collect();
+        self.jobs.retain(|j| names.contains(&j.name));
+        missing
+    }
+}
+
 fn internal(e: serde_json::Error) -> crate::error::EngineError {
     crate::error::EngineError::internal(format!("cannot write the export: {e}"))
 }

@@ -4,6 +4,7 @@
 //! `series` computes next runs; this module reads and presents them.
 
 mod calendars;
+mod history;
 mod series;
 pub(crate) mod write;
 
@@ -19,13 +20,13 @@ use crate::rows::{count_jobs, require_collection, require_job};
 use crate::time::from_ms;
 use kairos_core::document::from_value_at;
 use kairos_core::model::{
-    JobDefinition, JobExecutionStatus, JobHistoryActionName, JobHistoryDefinition,
-    JobHistoryProperties, JobProperties, JobState, JobStatus,
+    JobDefinition, JobExecutionStatus, JobHistoryDefinition, JobProperties, JobState, JobStatus,
 };
 use rusqlite::{params, Connection};
 use std::sync::Arc;
 
 pub use crate::outcome::Page;
+pub use history::{HistoryFilter, RunningAttempt};
 
 pub const JOB_TYPE: &str = "Microsoft.Scheduler/jobCollections/jobs";
 pub const HISTORY_TYPE: &str = "Microsoft.Scheduler/jobCollections/jobs/history";
@@ -78,38 +79,13 @@ impl Engine {
         skip: usize,
         top: usize,
     ) -> Result<Page<JobHistoryDefinition>> {
-        self.inner.store.read(|conn| {
-            let row = require_job(conn, key)?;
-            let mut stmt = conn.prepare(
-                "SELECT id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count
-                 FROM history WHERE job_id = ?1 AND (?2 IS NULL OR status = ?2) ORDER BY id DESC LIMIT ?3 OFFSET ?4",
-            )?;
-            let records = stmt
-                .query_map(params![row.id, status.map(|s| s.as_str()), top as i64 + 1, skip as i64], |r| {
-                    let id: i64 = r.get(0)?;
-                    let action: String = r.get(4)?;
-                    let status: String = r.get(5)?;
-                    Ok(JobHistoryDefinition {
-                        // Newest-first sortable ids, like the service's reversed ticks.
-                        id: Some(format!("{}/history/{:019}", key.resource_id(), i64::MAX - id)),
-                        resource_type: Some(HISTORY_TYPE.to_string()),
-                        name: Some(format!("{}/{}/{:019}", key.collection.name, key.name, i64::MAX - id)),
-                        properties: JobHistoryProperties {
-                            start_time: Some(from_ms(r.get(1)?)),
-                            end_time: Some(from_ms(r.get(2)?)),
-                            expected_execution_time: Some(from_ms(r.get(3)?)),
-                            action_name: JobHistoryActionName::parse(&action),
-                            status: JobExecutionStatus::parse(&status),
-                            message: Some(r.get(6)?),
-                            retry_count: Some(r.get(7)?),
-                            repeat_count: Some(r.get(8)?),
-                        },
-                    })
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            let more = records.len() > top;
-            Ok(Page { items: records.into_iter().take(top).collect(), more })
-        })
+        let filter = HistoryFilter {
+            status,
+            ..HistoryFilter::default()
+        };
+        self.inner
+            .store
+            .read(|conn| history::list(conn, key, &filter, skip, top))
     }
 
     /// How many jobs the collection holds (what its `maxJobCount` quota counts).

@@ -8,4 +8,5 @@ mod faults;
 mod harness;
 mod lease;
 mod retention;
+mod running;
 mod schedules;

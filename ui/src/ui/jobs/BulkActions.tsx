@@ -11,10 +11,12 @@ type Props = {
   /** Delete asked for from the keyboard: opens the confirmation. */
   deleteRequested: boolean;
   onDeleteHandled: () => void;
+  /** Export… the selection (the jobs view opens the export dialog for it). */
+  onExport: () => void;
   onDone: () => void;
 };
 
-export function BulkActions({ collection, selected, deleteRequested, onDeleteHandled, onDone }: Props) {
+export function BulkActions({ collection, selected, deleteRequested, onDeleteHandled, onExport, onDone }: Props) {
   const [confirming, setConfirming] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
   const call: Record<BulkAction, (name: string) => Promise<unknown>> = {
@@ -59,6 +61,9 @@ export function BulkActions({ collection, selected, deleteRequested, onDeleteHan
         {button("run")}
         {button("enable")}
         {button("disable")}
+        <button id="bulk-export" type="button" class="outline" disabled={busy} onClick={onExport}>
+          Export ({selected.length})…
+        </button>
         <button id="bulk-delete" type="button" class="outline danger" disabled={busy} onClick={askDelete}>
           Delete ({selected.length})…
         </button>

@@ -66,6 +66,33 @@ describe("the jobs table", () => {
     ]);
   });
 
+  it("exports only the selected jobs", async () => {
+    const exported = vi
+      .spyOn(api, "exportCollection")
+      .mockImplementation(async (r) => ({ path: r.path, warnings: [] }));
+    render(<JobsView collection={C} title="default" />);
+    fireEvent.click(await screen.findByLabelText("Select alerts"));
+    fireEvent.click(screen.getByLabelText("Select cleanup"));
+    await waitFor(() => expect(screen.getByText("2 jobs selected")).toBeTruthy());
+    fireEvent.click(screen.getByRole("button", { name: "Export (2)…" }));
+    await waitFor(() => expect(screen.getByText("Export 2 jobs of default")).toBeTruthy());
+    fireEvent.change(document.getElementById("export-format")!, { target: { value: "Crontab" } });
+    fireEvent.input(document.getElementById("export-path")!, { target: { value: "/tmp/two.crontab" } });
+    fireEvent.click(document.getElementById("export-submit")!);
+    await waitFor(() => expect(document.getElementById("export-done")).not.toBeNull());
+    expect(exported).toHaveBeenCalledWith({
+      collection: C,
+      format: "Crontab",
+      withSecrets: false,
+      passphrase: null,
+      jobs: ["alerts", "cleanup"],
+      path: "/tmp/two.crontab",
+    });
+    fireEvent.click(document.getElementById("export-close")!);
+    fireEvent.click(screen.getByRole("button", { name: "Export…" }));
+    await waitFor(() => expect(screen.getByText("Export default")).toBeTruthy());
+  });
+
   it("asks before deleting, saying how many", async () => {
     const del = vi.spyOn(api, "deleteJob").mockImplementation(async (_c, name) => {
       jobs = jobs.filter((j) => j.name !== name);

@@ -32,7 +32,8 @@ export function JobsView({ collection, title }: { collection: string; title: str
   const [deleteRequested, setDeleteRequested] = useState(false);
   const [importing, setImporting] = useState(false);
   const search = useRef<HTMLInputElement>(null);
-  const [exporting, setExporting] = useState(false);
+  // Export…: the whole collection (null) or the selected jobs.
+  const [exporting, setExporting] = useState<{ jobs: string[] | null } | null>(null);
 
   // Reloads replace the rows in place (no loading state), so the table does not flicker.
   const reload = useCallback(() => {
@@ -97,7 +98,12 @@ export function JobsView({ collection, title }: { collection: string; title: str
           <button id="import-job" type="button" class="secondary" onClick={() => setImporting(true)}>
             Import job…
           </button>
-          <button id="export-collection" type="button" class="secondary outline" onClick={() => setExporting(true)}>
+          <button
+            id="export-collection"
+            type="button"
+            class="secondary outline"
+            onClick={() => setExporting({ jobs: null })}
+          >
             Export…
           </button>
         </div>
@@ -152,6 +158,7 @@ export function JobsView({ collection, title }: { collection: string; title: str
               selected={chosen}
               deleteRequested={deleteRequested}
               onDeleteHandled={() => setDeleteRequested(false)}
+              onExport={() => setExporting({ jobs: chosen.map((j) => j.name) })}
               onDone={() => {
                 setSelected(new Set());
                 reload();
@@ -213,7 +220,14 @@ export function JobsView({ collection, title }: { collection: string; title: str
           }}
         />
       )}
-      <ExportDialog open={exporting} collection={collection} name={title} onClose={() => setExporting(false)} />
+      <ExportDialog
+        key={exporting?.jobs?.join("\n") ?? ""}
+        open={exporting !== null}
+        collection={collection}
+        name={title}
+        jobs={exporting?.jobs ?? null}
+        onClose={() => setExporting(null)}
+      />
       <ImportDialog
         open={importing}
         collection={collection}

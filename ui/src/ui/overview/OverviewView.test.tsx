@@ -106,7 +106,7 @@ describe("the overview", () => {
     await waitFor(() => expect(runs().map((r) => r.dataset.job)).toEqual(["report", "backup"]));
     expect(runs()[0].dataset.category).toBe("failed");
     fireEvent.click(runs()[0]);
-    expect(location.hash).toBe("#/c/local%2Fdesktop%2Fdefault/j/report/history");
+    expect(location.hash).toBe("#/c/local%2Fdesktop%2Fdefault/j/report/history/2026-11-24T09%3A00%3A00.000Z");
     fireEvent.click(screen.getByTestId("overview-day-2026-11-26"));
     await waitFor(() => expect(runs().map((r) => r.dataset.category)).toEqual(["planned", "blackedOut"]));
     fireEvent.click(runs()[0]);

@@ -6,7 +6,9 @@ import { type CollectionSummary, type OverviewResult, api, messageOf } from "../
 import {
   CATEGORIES,
   CATEGORY_LABELS,
+  JOB_STATES,
   VIEWS,
+  actionKinds,
   type View,
   bucketRuns,
   busyWarnings,
@@ -52,6 +54,8 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
   const [anchor, setAnchor] = useState(selection.day);
   const [collection, setCollection] = useState("");
   const [search, setSearch] = useState("");
+  const [state, setState] = useState("");
+  const [action, setAction] = useState("");
   const [data, setData] = useState<OverviewResult | null>(null);
   const [error, setError] = useState("");
   const [limit, setLimit] = useState(LIST_LIMIT);
@@ -79,8 +83,8 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
   }, [reload]);
 
   const filter = useMemo(
-    () => ({ collections: collection ? new Set([collection]) : null, search }),
-    [collection, search],
+    () => ({ collections: collection ? new Set([collection]) : null, search, state, action }),
+    [collection, search, state, action],
   );
   const buckets = useMemo(() => (data ? bucketRuns(data, days, zone, filter) : null), [data, days, zone, filter]);
   const today = localDay(now, zone);
@@ -178,6 +182,32 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
           {collections.map((c) => (
             <option key={c.id} value={c.id}>
               {c.name}
+            </option>
+          ))}
+        </select>
+        <select
+          id="overview-state"
+          aria-label="Job state"
+          value={state}
+          onChange={(e) => setState(e.currentTarget.value)}
+        >
+          <option value="">All states</option>
+          {JOB_STATES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <select
+          id="overview-action"
+          aria-label="Action kind"
+          value={action}
+          onChange={(e) => setAction(e.currentTarget.value)}
+        >
+          <option value="">All actions</option>
+          {(data ? actionKinds(data) : []).map((a) => (
+            <option key={a} value={a}>
+              {a}
             </option>
           ))}
         </select>

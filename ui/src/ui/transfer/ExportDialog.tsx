@@ -1,16 +1,25 @@
-// Export a collection to a file: a Kairos bundle (secrets sealed with a passphrase, asked twice,
-// when wanted), an ARM template or a crontab. What the file changed or needs is listed after.
+// Export a collection, or only the jobs selected in it, to a file: a Kairos bundle (secrets
+// sealed with a passphrase, asked twice, when wanted), an ARM template or a crontab. What the
+// file changed or needs is listed after.
 import { useState } from "preact/hooks";
 import { type ExportResult, type FieldError, type TransferFormat, api, errorsOf, messageOf } from "../../ipc";
 import { checkExport, errorsByField, exportFileName } from "../../logic/transfer";
 import { Modal } from "../Modal";
 import { FieldMessages, PathField } from "./PathField";
 
+// A `jobs` error (a selected job deleted meanwhile) has no field of its own: it shows at the end.
 const FIELDS = ["path", "format", "passphrase", "again"] as const;
 
-type Props = { open: boolean; collection: string; name: string; onClose: () => void };
+type Props = {
+  open: boolean;
+  collection: string;
+  name: string;
+  /** Only these jobs (with the collection around them); null or absent: every job. */
+  jobs?: string[] | null;
+  onClose: () => void;
+};
 
-export function ExportDialog({ open, collection, name, onClose }: Props) {
+export function ExportDialog({ open, collection, name, jobs = null, onClose }: Props) {
   const [format, setFormat] = useState<TransferFormat>("Bundle");
   const [withSecrets, setWithSecrets] = useState(false);
   const [passphrase, setPassphrase] = useState("");
@@ -21,6 +30,8 @@ export function ExportDialog({ open, collection, name, onClose }: Props) {
   const [busy, setBusy] = useState(false);
   const by = errorsByField(errors, FIELDS);
   const secrets = format === "Bundle" && withSecrets;
+  const what = jobs ? (jobs.length === 1 ? `${jobs[0]} from ${name}` : `${jobs.length} jobs of ${name}`) : name;
+  const fileBase = jobs ? (jobs.length === 1 ? jobs[0] : `${name}-${jobs.length}-jobs`) : name;
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -37,6 +48,7 @@ export function ExportDialog({ open, collection, name, onClose }: Props) {
           format,
           withSecrets: secrets,
           passphrase: secrets ? passphrase : null,
+          jobs,
           path: path.trim(),
         }),
       );
@@ -48,7 +60,7 @@ export function ExportDialog({ open, collection, name, onClose }: Props) {
   };
 
   return (
-    <Modal id="export-dialog" open={open} onClose={onClose} title={`Export ${name}`}>
+    <Modal id="export-dialog" open={open} onClose={onClose} title={`Export ${what}`}>
       <form class="transfer-form" onSubmit={submit}>
         <div class="field">
           <label for="export-format">Format</label>
@@ -115,8 +127,8 @@ export function ExportDialog({ open, collection, name, onClose }: Props) {
             setDone(null);
           }}
           errors={by.path}
-          placeholder={`/home/you/${exportFileName(name, format)}`}
-          pick={{ kind: "save", title: `Export ${name}`, defaultPath: exportFileName(name, format) }}
+          placeholder={`/home/you/${exportFileName(fileBase, format)}`}
+          pick={{ kind: "save", title: `Export ${what}`, defaultPath: exportFileName(fileBase, format) }}
           hint={secrets ? "The file is made readable by you only." : undefined}
         />
         {by[""] && (

@@ -1,0 +1,227 @@
+//! Reading a job's history for a viewer that pages it: the records filtered in SQL (status, a
+//! time range, a text), counted, and the attempts the runner has in flight right now.
+
+use super::HISTORY_TYPE;
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::keys::JobKey;
+use crate::rows::require_job;
+use crate::time::{from_ms, to_ms};
+use chrono::{DateTime, Utc};
+use kairos_core::model::{
+    JobExecutionStatus, JobHistoryActionName, JobHistoryDefinition, JobHistoryProperties,
+};
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+use super::Page;
+
+/// Which records of a job's history to list. Every bound is optional; all that are given apply.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HistoryFilter {
+    pub status: Option<JobExecutionStatus>,
+    /// Records of occurrences expected at or after this instant.
+    pub from: Option<DateTime<Utc>>,
+    /// Records of occurrences expected at or before this instant.
+    pub to: Option<DateTime<Utc>>,
+    /// In the message or the status, ignoring ASCII case (SQLite's `lower`); empty = any.
+    pub text: Option<String>,
+}
+
+/// An attempt the runner has claimed and is sending now (its result is not recorded yet).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunningAttempt {
+    /// The occurrence's expected execution time.
+    pub scheduled_time: DateTime<Utc>,
+    pub repeat_count: i64,
+    pub action_name: JobHistoryActionName,
+    pub retry_count: i64,
+    /// When it fell due: the runner claims an attempt as it falls due, so it runs since then.
+    pub since: DateTime<Utc>,
+}
+
+/// The WHERE clause shared by the list and the count (`?1` job, `?2`–`?5` the filter).
+const FILTERED: &str =
+    "job_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR expected_time >= ?3)
+     AND (?4 IS NULL OR expected_time <= ?4)
+     AND (?5 IS NULL OR instr(lower(message), ?5) > 0 OR instr(lower(status), ?5) > 0)";
+
+impl Engine {
+    /// A job's history, newest first, narrowed by `filter`, `top` records from `skip`.
+    pub fn list_job_history_filtered(
+        &self,
+        key: &JobKey,
+        filter: &HistoryFilter,
+        skip: usize,
+        top: usize,
+    ) -> Result<Page<JobHistoryDefinition>> {
+        self.inner
+            .store
+            .read(|conn| list(conn, key, filter, skip, top))
+    }
+
+    /// How many records of the job's history `filter` lets through.
+    pub fn count_job_history(&self, key: &JobKey, filter: &HistoryFilter) -> Result<u64> {
+        self.inner.store.read(|conn| {
+            let job = require_job(conn, key)?;
+            let (status, from, to, text) = bind(filter);
+            let n: i64 = conn.query_row(
+                &format!("SELECT count(*) FROM history WHERE {FILTERED}"),
+                params![job.id, status, from, to, text],
+                |r| r.get(0),
+            )?;
+            Ok(n.max(0) as u64)
+        })
+    }
+
+    /// The job's attempts in flight: claimed by the runner and due (claims are taken a moment
+    /// early, and a queued occurrence is not running), oldest first.
+    pub fn running_attempts(&self, key: &JobKey) -> Result<Vec<RunningAttempt>> {
+        let now = to_ms(self.clock().now());
+        self.inner.store.read(|conn| {
+            let job = require_job(conn, key)?;
+            let mut stmt = conn.prepare_cached(
+                "SELECT scheduled_time, repeat_count, action_name, retry_count, due_at FROM attempts
+                 WHERE job_id = ?1 AND claimed = 1 AND due_at <= ?2 ORDER BY due_at, id",
+            )?;
+            let rows = stmt
+                .query_map(params![job.id, now], |r| {
+                    let action: String = r.get(2)?;
+                    Ok(RunningAttempt {
+                        scheduled_time: from_ms(r.get(0)?),
+                        repeat_count: r.get(1)?,
+                        action_name: JobHistoryActionName::parse(&action)
+                            .unwrap_or(JobHistoryActionName::MainAction),
+                        retry_count: r.get(3)?,
+                        since: from_ms(r.get(4)?),
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(rows)
+        })
+    }
+}
+
+type Bound = (
+    Option<&'static str>,
+    Option<i64>,
+    Option<i64>,
+    Option<String>,
+);
+
+fn bind(filter: &HistoryFilter) -> Bound {
+    let text = filter
+        .text
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_ascii_lowercase);
+    (
+        filter.status.map(|s| s.as_str()),
+        filter.from.map(to_ms),
+        filter.to.map(to_ms),
+        text,
+    )
+}
+
+pub(super) fn list(
+    conn: &Connection,
+    key: &JobKey,
+    filter: &HistoryFilter,
+    skip: usize,
+    top: usize,
+) -> Result<Page<JobHistoryDefinition>> {
+    let job = require_job(conn, key)?;
+    let (status, from, to, text) = bind(filter);
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count
+         FROM history WHERE {FILTERED} ORDER BY id DESC LIMIT ?6 OFFSET ?7"
+    ))?;
+    let records = stmt
+        .query_map(
+            params![job.id, status, from, to, text, top as i64 + 1, skip as i64],
+            |r| record(key, r),
+        )?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let more = records.len() > top;
+    Ok(Page {
+        items: records.into_iter().take(top).collect(),
+        more,
+    })
+}
+
+fn record(key: &JobKey, r: &Row<'_>) -> rusqlite::Result<JobHistoryDefinition> {
+    let id: i64 = r.get(0)?;
+    let action: String = r.get(4)?;
+    let status: String = r.get(5)?;
+    Ok(JobHistoryDefinition {
+        // Newest-first sortable ids, like the service's reversed ticks.
+        id: Some(format!(
+            "{}/history/{:019}",
+            key.resource_id(),
+            i64::MAX - id
+        )),
+        resource_type: Some(HISTORY_TYPE.to_string()),
+        name: Some(format!(
+            "{}/{}/{:019}",
+            key.collection.name,
+            key.name,
+            i64::MAX - id
+        )),
+        properties: JobHistoryProperties {
+            start_time: Some(from_ms(r.get(1)?)),
+            end_time: Some(from_ms(r.get(2)?)),
+            expected_execution_time: Some(from_ms(r.get(3)?)),
+            action_name: JobHistoryActionName::parse(&action),
+            status: JobExecutionStatus::parse(&status),
+            message: Some(r.get(6)?),
+            retry_count: Some(r.get(7)?),
+            repeat_count: Some(r.get(8)?),
+        },
+    })
+}
+
+impl Engine {
+    /// Where the occurrence of the record that started at `started` (to the second) begins in
+    /// the filtered, newest-first history: the number of records before it. The overview knows
+    /// a past run by its start; the viewer opens the page that holds it. None when no record of
+    /// the job started then (or the filter hides it).
+    pub fn history_position(
+        &self,
+        key: &JobKey,
+        filter: &HistoryFilter,
+        started: DateTime<Utc>,
+    ) -> Result<Option<u64>> {
+        let at = to_ms(started);
+        self.inner.store.read(|conn| {
+            let job = require_job(conn, key)?;
+            let (status, from, to, text) = bind(filter);
+            // Two short queries: as one join, SQLite re-ran the inner search for every record.
+            let run: Option<(i64, i64)> = conn
+                .query_row(
+                    &format!(
+                        "SELECT expected_time, repeat_count FROM history
+                         WHERE {FILTERED} AND start_time BETWEEN ?6 - 999 AND ?6 + 999
+                         ORDER BY abs(start_time - ?6), id DESC LIMIT 1"
+                    ),
+                    params![job.id, status, from, to, text, at],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            let Some((expected, repeat)) = run else {
+                return Ok(None);
+            };
+            let head: Option<i64> = conn.query_row(
+                "SELECT max(id) FROM history WHERE job_id = ?1 AND expected_time = ?2 AND repeat_count = ?3",
+                params![job.id, expected, repeat],
+                |r| r.get(0),
+            )?;
+            let Some(head) = head else { return Ok(None) };
+            let before: i64 = conn.query_row(
+                &format!("SELECT count(*) FROM history WHERE {FILTERED} AND id > ?6"),
+                params![job.id, status, from, to, text, head],
+                |r| r.get(0),
+            )?;
+            Ok(Some(before.max(0) as u64))
+        })
+    }
+}
