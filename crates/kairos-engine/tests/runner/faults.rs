@@ -174,7 +174,10 @@ async fn while_writes_fail_the_runner_backs_off_and_comes_back_by_itself() {
         idle(&runner).await;
     }
     let passes = s.clock.sleeps_started() - sleeps;
-    assert!(passes <= 12, "one pass per step: {passes} sleeps");
+    // 2 + 10 steps, plus the other-writers watcher: once per real second it may see the
+    // runner's own last commit and wake it for one more (failing) pass (seen: 13 in CI). The
+    // test takes well under two real seconds; a busy loop would make thousands of passes.
+    assert!(passes <= 14, "one pass per step: {passes} sleeps");
     assert!(target.hits("/ping").is_empty(), "nothing could be promoted");
 
     s.engine
