@@ -1,12 +1,14 @@
-//! How long `Engine::overview` takes for 1,000 jobs over a month: the engine call that feeds
+//! How long `Engine::overview` (every run listed) and `Engine::overview_counts` (runs counted
+//! per quarter hour and category) take for 1,000 jobs over a month: the engine calls that feed
 //! the schedule overview (docs/benchmarks.md, "Schedule overview"). The first call compiles
-//! every job's plan; later calls find them cached, as the window's do.
+//! every job's plan; later calls find them cached, as the window's do. The two calls alternate
+//! on the same data, so both see the same machine.
 //!
 //! cargo run --release -p kairos-engine --example overview_bench -- [--jobs N] [--runs R]
 
 use chrono::{DateTime, TimeDelta, Utc};
 use kairos_engine::import::{ImportBatch, ImportCollection, ImportJob, ImportOptions};
-use kairos_engine::overview::OverviewQuery;
+use kairos_engine::overview::{CountsQuery, JobFilter, OverviewQuery};
 use kairos_engine::{CollectionKey, Database, Engine, EngineConfig, ManualClock};
 use serde_json::json;
 use std::sync::Arc;
@@ -70,19 +72,41 @@ fn main() {
         to: now + TimeDelta::days(30),
         collections: None,
     };
-    let mut times = Vec::new();
-    let mut listed = 0;
+    let counts_query = CountsQuery {
+        bucket: TimeDelta::minutes(15),
+        jobs: JobFilter::default(),
+    };
+    let mut listing = Vec::new();
+    let mut counting = Vec::new();
+    let (mut listed, mut counted) = (0, 0);
     for _ in 0..runs {
         let started = Instant::now();
         let overview = engine.overview(&query).unwrap();
-        times.push(started.elapsed().as_secs_f64() * 1000.0);
+        listing.push(started.elapsed().as_secs_f64() * 1000.0);
         listed = overview.runs.len();
+        drop(overview);
+        let started = Instant::now();
+        let counts = engine.overview_counts(&query, &counts_query).unwrap();
+        counting.push(started.elapsed().as_secs_f64() * 1000.0);
+        counted = counts.total();
     }
+    println!(
+        "{jobs} jobs over 30 days: {listed} runs listed, {counted} counted in 2,880 quarter hours"
+    );
+    print_times("overview (every run)", &listing);
+    print_times("overview_counts (15 min)", &counting);
+}
+
+/// The first call apart (the plans compiled, for the call made first), then the median and
+/// p95 of the others.
+fn print_times(what: &str, times: &[f64]) {
     let first = times[0];
     let mut warm = times[1..].to_vec();
     warm.sort_by(f64::total_cmp);
     let median = warm.get(warm.len() / 2).copied().unwrap_or(first);
     let p95 = warm.get(warm.len() * 95 / 100).copied().unwrap_or(first);
-    println!("{jobs} jobs over 30 days: {listed} runs listed");
-    println!("overview: first call {first:.1} ms; then median {median:.1} ms, p95 {p95:.1} ms ({} calls)", warm.len());
+    println!(
+        "{what}: first call {first:.1} ms; then median {median:.1} ms, p95 {p95:.1} ms ({} calls)",
+        warm.len()
+    );
 }

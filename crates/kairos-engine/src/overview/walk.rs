@@ -1,11 +1,12 @@
-//! Every job's runs in a window of time, for the schedule overview (docs/semantics.md,
-//! "Schedule overview"): past runs from history with their results, future runs projected by
-//! the same plans the runner uses, runs blackout calendars remove and runs daylight saving
-//! moves, and the minutes where many jobs call the same host.
+//! The one walk behind `Engine::overview` and `Engine::overview_counts`: the jobs, their
+//! projected runs (planned, moved, DST-skipped, blacked out) and their past runs from history,
+//! each handed to a visitor as it is found, so the listing and the counts can never disagree
+//! and the counts never hold every run.
 //!
 //! One read transaction gives the jobs and the history; the projection is computed after it,
 //! from cached plans, so the database is held only as long as reading takes.
 
+use super::{BusyMinute, OverviewJob, OverviewQuery, RunKind, BUSY_MINUTE_JOBS};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::keys::CollectionKey;
@@ -14,84 +15,50 @@ use crate::time::{from_ms, to_ms};
 use chrono::{DateTime, Utc};
 use kairos_core::model::JobState;
 use kairos_core::preview::runs_between;
-use kairos_core::recurrence::DstAdjustment;
 use kairos_core::valid::ActionKind;
-use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
-/// Runs one job lists at most in a window; a job with more says so (`truncated`).
-pub const MAX_RUNS_PER_JOB: usize = 2_000;
-/// Jobs calling one host in one minute from which the overview warns.
-pub const BUSY_MINUTE_JOBS: usize = 10;
-
-#[derive(Debug, Clone)]
-pub struct OverviewQuery {
-    pub from: DateTime<Utc>,
-    pub to: DateTime<Utc>,
-    /// Only these collections (`None`: all).
-    pub collections: Option<Vec<CollectionKey>>,
+/// What a run carries besides its time, borrowed: the listing formats it, the counts only
+/// classify it (no string is made per run).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Detail<'a> {
+    None,
+    /// A past run: its history status and action.
+    History {
+        status: &'a str,
+        action: &'a str,
+    },
+    /// A blacked-out run: the calendar.
+    Calendar(&'a str),
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Overview {
-    pub jobs: Vec<OverviewJob>,
-    /// Every run in the window, by time.
-    pub runs: Vec<OverviewRun>,
-    /// Minutes in which at least `BUSY_MINUTE_JOBS` jobs are planned to call one host.
-    pub busy_minutes: Vec<BusyMinute>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OverviewJob {
-    pub collection: CollectionKey,
-    pub name: String,
-    pub state: JobState,
-    /// The action's kind (`Http`, `StorageQueue`, ...), for filtering.
-    pub action: String,
-    /// More runs fall in the window than are listed (`MAX_RUNS_PER_JOB`).
-    pub truncated: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OverviewRun {
-    /// Index into `jobs`.
+/// One run, as the walk finds it (not in time order).
+pub(super) struct Visit<'a> {
     pub job: usize,
     pub at: DateTime<Utc>,
     pub kind: RunKind,
-    /// For a past run: its history status (`Completed`, `Failed`, `Postponed`, ...) and action
-    /// (`MainAction`, `RetryAction`, `ErrorAction`); for a blacked-out one, the calendar.
-    pub detail: Option<String>,
+    pub detail: Detail<'a>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum RunKind {
-    /// A run that happened (history).
-    Past,
-    /// A run to come.
-    Planned,
-    /// A run to come that daylight saving moved (the wall-clock time did not exist, or came
-    /// twice).
-    Moved,
-    /// A run that daylight saving skips (its wall-clock time does not exist, policy skip).
-    Skipped,
-    /// A run a blackout calendar removes.
-    BlackedOut,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BusyMinute {
-    pub minute: DateTime<Utc>,
-    pub host: String,
-    pub jobs: usize,
+/// What the walk gives besides the runs.
+pub(super) struct Walked {
+    pub jobs: Vec<OverviewJob>,
+    pub busy_minutes: Vec<BusyMinute>,
 }
 
 impl Engine {
-    /// The runs of every job (of the chosen collections) in [`from`, `to`).
-    pub fn overview(&self, query: &OverviewQuery) -> Result<Overview> {
+    /// Every job of the chosen collections, in (collection, name) order, and each run of the
+    /// jobs `keep` accepts in [`from`, `to`), to `visit`. A job projects at most
+    /// `per_job_max` runs (`truncated` past it). Jobs `keep` refuses are listed without runs
+    /// and count in no busy minute.
+    pub(super) fn walk_overview(
+        &self,
+        query: &OverviewQuery,
+        per_job_max: usize,
+        keep: &dyn Fn(&OverviewJob) -> bool,
+        visit: &mut dyn FnMut(Visit<'_>),
+    ) -> Result<Walked> {
         let now = self.inner.clock.now();
         let (rows, history) = self.inner.store.read(|conn| {
             // The job's columns first, so `job_from_row` reads them where it expects them.
@@ -125,17 +92,21 @@ impl Engine {
                 .as_ref()
                 .is_none_or(|keys| keys.contains(key))
         };
-        let mut overview = Overview::default();
+        let mut jobs = Vec::new();
         let mut index_of_row = HashMap::new();
-        let mut planned_hosts: HashMap<(i64, String), usize> = HashMap::new();
+        // Hosts by number: a run then costs one small hash of (minute, host number), not a
+        // copy of the host's name (half a million runs in a month of 1,000 jobs).
+        let mut hosts: Vec<String> = Vec::new();
+        let mut host_numbers: HashMap<String, usize> = HashMap::new();
+        let mut planned_hosts: HashMap<(i64, usize), usize, BuildHasherDefault<WordHasher>> =
+            HashMap::default();
         let future_from = query.from.max(now);
         for (key, row) in rows.into_iter().filter(|(key, _)| wanted(key)) {
             let plan =
                 self.inner
                     .plans
                     .get(row.id, row.version, &row.properties, row.series_anchor)?;
-            let job = overview.jobs.len();
-            index_of_row.insert(row.id, job);
+            let job = jobs.len();
             let mut entry = OverviewJob {
                 collection: key,
                 name: row.name.clone(),
@@ -143,91 +114,121 @@ impl Engine {
                 action: action_name(&plan.job.action.kind).to_string(),
                 truncated: false,
             };
+            if !keep(&entry) {
+                jobs.push(entry);
+                continue;
+            }
+            index_of_row.insert(row.id, job);
             if row.state == JobState::Enabled && future_from < query.to {
                 let runs_left = plan
                     .series
                     .count()
                     .map(|c| c.saturating_sub(row.series_runs.max(0) as u64));
-                let window = runs_between(
-                    &plan.series,
-                    future_from,
-                    query.to,
-                    runs_left,
-                    MAX_RUNS_PER_JOB,
-                );
+                let window =
+                    runs_between(&plan.series, future_from, query.to, runs_left, per_job_max);
                 entry.truncated = window.truncated;
-                let moved: HashMap<DateTime<Utc>, DstAdjustment> = window
-                    .dst_notes
-                    .iter()
-                    .filter_map(|n| n.at.map(|at| (at, n.adjustment)))
-                    .collect();
-                let host = host_of(&plan.job.action.kind);
+                // The instants daylight saving moved (a few per job and year at most).
+                let moved: HashSet<DateTime<Utc>> =
+                    window.dst_notes.iter().filter_map(|n| n.at).collect();
+                let host = host_of(&plan.job.action.kind).map(|name| {
+                    *host_numbers.entry(name).or_insert_with_key(|name| {
+                        hosts.push(name.clone());
+                        hosts.len() - 1
+                    })
+                });
                 for at in window.runs {
-                    let kind = if moved.contains_key(&at) {
+                    let kind = if moved.contains(&at) {
                         RunKind::Moved
                     } else {
                         RunKind::Planned
                     };
-                    overview.runs.push(OverviewRun {
+                    visit(Visit {
                         job,
                         at,
                         kind,
-                        detail: None,
+                        detail: Detail::None,
                     });
-                    if let Some(host) = &host {
+                    if let Some(host) = host {
                         let minute = to_ms(at) / 60_000;
-                        *planned_hosts.entry((minute, host.clone())).or_default() += 1;
+                        *planned_hosts.entry((minute, host)).or_default() += 1;
                     }
                 }
                 // A skipped run has no instant: it is shown where its wall-clock time would be
                 // (the end of the gap).
                 if let Some(r) = &plan.job.schedule.recurrence {
                     for note in window.dst_notes.iter().filter(|n| n.at.is_none()) {
-                        let at = r.zone.to_utc(note.wall_time);
-                        overview.runs.push(OverviewRun {
+                        visit(Visit {
                             job,
-                            at,
+                            at: r.zone.to_utc(note.wall_time),
                             kind: RunKind::Skipped,
-                            detail: None,
+                            detail: Detail::None,
                         });
                     }
                 }
-                for note in window.blackout_notes {
+                for note in &window.blackout_notes {
                     if note.at >= future_from {
-                        overview.runs.push(OverviewRun {
+                        visit(Visit {
                             job,
                             at: note.at,
                             kind: RunKind::BlackedOut,
-                            detail: Some(note.calendar),
+                            detail: Detail::Calendar(&note.calendar),
                         });
                     }
                 }
             }
-            overview.jobs.push(entry);
+            jobs.push(entry);
         }
-        for (job_id, start, status, action) in history {
-            if let Some(job) = index_of_row.get(&job_id) {
-                overview.runs.push(OverviewRun {
+        for (job_id, start, status, action) in &history {
+            if let Some(job) = index_of_row.get(job_id) {
+                visit(Visit {
                     job: *job,
-                    at: from_ms(start),
+                    at: from_ms(*start),
                     kind: RunKind::Past,
-                    detail: Some(format!("{status} {action}")),
+                    detail: Detail::History { status, action },
                 });
             }
         }
-        overview.runs.sort_by_key(|r| (r.at, r.job));
-        let mut busy: Vec<BusyMinute> = planned_hosts
+        let mut busy_minutes: Vec<BusyMinute> = planned_hosts
             .into_iter()
             .filter(|(_, jobs)| *jobs >= BUSY_MINUTE_JOBS)
             .map(|((minute, host), jobs)| BusyMinute {
                 minute: from_ms(minute * 60_000),
-                host,
+                host: hosts[host].clone(),
                 jobs,
             })
             .collect();
-        busy.sort_by(|a, b| (a.minute, &a.host).cmp(&(b.minute, &b.host)));
-        overview.busy_minutes = busy;
-        Ok(overview)
+        busy_minutes.sort_by(|a, b| (a.minute, &a.host).cmp(&(b.minute, &b.host)));
+        Ok(Walked { jobs, busy_minutes })
+    }
+}
+
+/// A hasher for the busy minutes' (minute, host number) keys, met once per planned run: a
+/// multiply and a rotate per word (as rustc's FxHash) instead of SipHash, which took a tenth of
+/// a month's walk. The keys come from the user's own jobs, so there is no one to flood the map.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_i64(&mut self, word: i64) {
+        self.write_u64(word as u64);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
