@@ -329,6 +329,16 @@ pub async fn overview(
     blocking(&app, move |d| crate::overview::overview(d, &request)).await
 }
 
+/// Every job's runs counted per quarter hour and category, for the month view (`overview.rs`).
+#[tauri::command]
+#[specta::specta]
+pub async fn overview_counts(
+    app: AppHandle,
+    request: crate::overview::OverviewCountsRequest,
+) -> CommandResult<crate::overview::OverviewCountsResult> {
+    blocking(&app, move |d| crate::overview::overview_counts(d, &request)).await
+}
+
 /// Every command and event, typed; `export` writes the TypeScript bindings.
 pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
     tauri_specta::Builder::<tauri::Wry>::new()
@@ -363,6 +373,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             send_test_notification,
             take_open_job,
             overview,
+            overview_counts,
             import_preview,
             import_run,
             export_collection,

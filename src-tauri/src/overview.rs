@@ -2,11 +2,17 @@
 //! `Engine::overview`, turned into the shapes the window draws. The engine decides what a run
 //! is (past, planned, moved, skipped, blacked out) and which minutes are busy; this module only
 //! reads the request and converts the answer. Kept out of `commands.rs` so that file stays small.
+//!
+//! The month view asks for counts instead (`overview_counts`, `Engine::overview_counts`): runs
+//! per quarter hour and category, which the window adds up into its own days and hours.
 
 use crate::commands::{collection_id, collection_key, CommandResult, Desktop};
 use crate::dto::CommandError;
-use chrono::{DateTime, SecondsFormat, Utc};
-use kairos_engine::overview::{self as engine, OverviewQuery, RunKind};
+use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
+use kairos_core::model::JobState;
+use kairos_engine::overview::{
+    self as engine, Category, CountsQuery, JobFilter, OverviewQuery, RunKind,
+};
 use kairos_engine::EngineError;
 use serde::{Deserialize, Serialize};
 use specta::Type;
@@ -102,10 +108,14 @@ fn parse_time(field: &str, text: &str) -> CommandResult<DateTime<Utc>> {
         .map_err(|e| bad_input(field, format!("'{text}' is not an RFC 3339 time: {e}")))
 }
 
-/// The runs of every job (of the chosen collections) in the request's window.
-pub fn overview(d: &Desktop, request: &OverviewRequest) -> CommandResult<OverviewResult> {
-    let from = parse_time("from", &request.from)?;
-    let to = parse_time("to", &request.to)?;
+/// The engine's query for a request's window and collections, refused on the field at fault.
+fn window_query(
+    from: &str,
+    to: &str,
+    collections: Option<&[String]>,
+) -> CommandResult<OverviewQuery> {
+    let from = parse_time("from", from)?;
+    let to = parse_time("to", to)?;
     if to <= from {
         return Err(bad_input("to", "must be after from"));
     }
@@ -115,7 +125,7 @@ pub fn overview(d: &Desktop, request: &OverviewRequest) -> CommandResult<Overvie
             format!("the window may be at most {MAX_WINDOW_DAYS} days long"),
         ));
     }
-    let collections = match &request.collections {
+    let collections = match collections {
         Some(ids) => Some(
             ids.iter()
                 .map(|id| collection_key(id))
@@ -123,18 +133,22 @@ pub fn overview(d: &Desktop, request: &OverviewRequest) -> CommandResult<Overvie
         ),
         None => None,
     };
-    let answer = d.engine.overview(&OverviewQuery {
+    Ok(OverviewQuery {
         from,
         to,
         collections,
-    })?;
-    Ok(convert(answer, from, d.engine.clock().now()))
+    })
 }
 
-fn convert(answer: engine::Overview, from: DateTime<Utc>, now: DateTime<Utc>) -> OverviewResult {
-    let jobs = answer
-        .jobs
-        .into_iter()
+/// The runs of every job (of the chosen collections) in the request's window.
+pub fn overview(d: &Desktop, request: &OverviewRequest) -> CommandResult<OverviewResult> {
+    let query = window_query(&request.from, &request.to, request.collections.as_deref())?;
+    let answer = d.engine.overview(&query)?;
+    Ok(convert(answer, query.from, d.engine.clock().now()))
+}
+
+fn convert_jobs(jobs: Vec<engine::OverviewJob>) -> Vec<OverviewJob> {
+    jobs.into_iter()
         .map(|j| OverviewJob {
             collection: collection_id(&j.collection),
             name: j.name,
@@ -142,7 +156,21 @@ fn convert(answer: engine::Overview, from: DateTime<Utc>, now: DateTime<Utc>) ->
             action: j.action,
             truncated: j.truncated,
         })
-        .collect();
+        .collect()
+}
+
+fn convert_busy(busy: Vec<engine::BusyMinute>) -> Vec<BusyMinute> {
+    busy.into_iter()
+        .map(|b| BusyMinute {
+            minute: rfc3339(b.minute),
+            host: b.host,
+            jobs: u32::try_from(b.jobs).unwrap_or(u32::MAX),
+        })
+        .collect()
+}
+
+fn convert(answer: engine::Overview, from: DateTime<Utc>, now: DateTime<Utc>) -> OverviewResult {
+    let jobs = convert_jobs(answer.jobs);
     let mut runs = OverviewRuns {
         details: vec![String::new()],
         ..OverviewRuns::default()
@@ -169,20 +197,93 @@ fn convert(answer: engine::Overview, from: DateTime<Utc>, now: DateTime<Utc>) ->
         runs.kind.push(kind);
         runs.detail.push(detail);
     }
-    let busy_minutes = answer
-        .busy_minutes
-        .into_iter()
-        .map(|b| BusyMinute {
-            minute: rfc3339(b.minute),
-            host: b.host,
-            jobs: u32::try_from(b.jobs).unwrap_or(u32::MAX),
-        })
-        .collect();
     OverviewResult {
         now: rfc3339(now),
         from: rfc3339(from),
         jobs,
         runs,
-        busy_minutes,
+        busy_minutes: convert_busy(answer.busy_minutes),
     }
+}
+
+/// The length of a counted stretch: every time zone in use is a whole number of quarter hours
+/// from UTC, so the window can add them up into its own days and hours.
+pub const COUNT_BUCKET_MINUTES: i64 = 15;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct OverviewCountsRequest {
+    /// RFC 3339; the window is [`from`, `to`).
+    pub from: String,
+    pub to: String,
+    /// Collection ids; null: every collection.
+    pub collections: Option<Vec<String>>,
+    /// Part of a job's name, any case; blank: every name.
+    pub search: String,
+    /// A job state (`Enabled`, `Disabled`, `Completed`, `Faulted`); null: every state.
+    pub state: Option<String>,
+    /// An action type (`Http` covers `Https`); null: every action.
+    pub action: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct OverviewCountsResult {
+    /// The engine's "now" (RFC 3339).
+    pub now: String,
+    /// The window's start (RFC 3339): bucket 0 starts here.
+    pub from: String,
+    /// The length of a bucket (900: a quarter hour).
+    pub bucket_seconds: u32,
+    /// Runs per bucket and category, flat: bucket `b`, category `c` is `counts[b * 8 + c]`, the
+    /// categories in the order completed, failed, faulted, skipped, planned, moved, dstSkipped,
+    /// blackedOut. A month is 2,976 buckets: 23,808 numbers, whatever the number of runs.
+    pub counts: Vec<u32>,
+    /// Every job of the chosen collections (the filters' choices, those filtered out too).
+    pub jobs: Vec<OverviewJob>,
+    /// Minutes in which many of the counted jobs are planned to call the same host.
+    pub busy_minutes: Vec<BusyMinute>,
+}
+
+/// `OverviewCountsResult::counts` columns per bucket.
+pub const COUNT_CATEGORIES: usize = Category::ALL.len();
+
+/// A filter's text, or none when it is absent or blank (both mean "all").
+fn given(value: &Option<String>) -> Option<&str> {
+    value.as_deref().map(str::trim).filter(|v| !v.is_empty())
+}
+
+/// The runs of the jobs the filters keep, counted per quarter hour and category.
+pub fn overview_counts(
+    d: &Desktop,
+    request: &OverviewCountsRequest,
+) -> CommandResult<OverviewCountsResult> {
+    let query = window_query(&request.from, &request.to, request.collections.as_deref())?;
+    let state = match given(&request.state) {
+        Some(text) => Some(
+            JobState::parse(text)
+                .ok_or_else(|| bad_input("state", format!("'{text}' is not a job state")))?,
+        ),
+        None => None,
+    };
+    let filter = JobFilter {
+        search: request.search.clone(),
+        state,
+        action: given(&request.action).map(str::to_string),
+    };
+    let answer = d.engine.overview_counts(
+        &query,
+        &CountsQuery {
+            bucket: TimeDelta::minutes(COUNT_BUCKET_MINUTES),
+            jobs: filter,
+        },
+    )?;
+    Ok(OverviewCountsResult {
+        now: rfc3339(d.engine.clock().now()),
+        from: rfc3339(query.from),
+        bucket_seconds: u32::try_from(answer.bucket_seconds).unwrap_or(u32::MAX),
+        counts: answer.counts.iter().flatten().copied().collect(),
+        jobs: convert_jobs(answer.jobs),
+        busy_minutes: convert_busy(answer.busy_minutes),
+    })
 }

@@ -16,6 +16,8 @@ mod classic;
 mod collections;
 #[path = "desktop/history.rs"]
 mod history;
+#[path = "desktop/overview.rs"]
+mod overview;
 #[path = "desktop/transfer.rs"]
 mod transfer;
 

@@ -1,6 +1,7 @@
 """The schedule overview and the jobs table (issue 16), step by step on one window: a new job's
 preview before its URL is typed, a week with a failed run and a blacked-out one, a daylight
-saving change in Europe/Berlin (a run moved, a run skipped), and a bulk disable of two jobs.
+saving change in Europe/Berlin (a run moved, a run skipped; counted in the month view, listed for
+its day), and a bulk disable of two jobs.
 
 The jobs are made through the window's own IPC commands (the same `save_job` the editor calls),
 so the steps test the overview, not the form. No screenshots unless KAIROS_SCREENSHOTS_DIR is set."""
@@ -139,7 +140,23 @@ def test_e_daylight_saving_change(driver, ui):
         if ui.all(f'[data-testid="overview-day-{change.isoformat()}"]'):
             break
         ui.click("#overview-next")
-    ui.click(f'[data-testid="overview-day-{change.isoformat()}"]')
+    cell = f'[data-testid="overview-day-{change.isoformat()}"]'
+    # The month is drawn from the engine's counts per quarter hour: the change day's cell counts
+    # the moved run and the skipped one.
+    wait_for(lambda: all(f"1 {what} (daylight saving)" in (ui.find(cell).get_attribute("title") or "")
+                         for what in ("moved", "skipped")), 20,
+             f"the month cell of {change} to count a moved and a skipped run",
+             describe=lambda: ui.find(cell).get_attribute("title"))
+    # The command behind it: the change day (UTC) in quarter hours × 8 categories, moved and
+    # DST-skipped in their columns (5 and 6).
+    day = datetime(change.year, change.month, change.day, tzinfo=timezone.utc)
+    iso = lambda t: t.isoformat().replace("+00:00", "Z")  # noqa: E731
+    counts = invoke(driver, "overview_counts", {"request": {
+        "from": iso(day), "to": iso(day + timedelta(days=1)), "collections": [COLLECTION_ID],
+        "search": "berlin", "state": None, "action": None}})
+    assert counts["bucketSeconds"] == 900 and len(counts["counts"]) == 96 * 8, counts["bucketSeconds"]
+    assert (sum(counts["counts"][5::8]), sum(counts["counts"][6::8])) == (1, 1), counts["counts"]
+    ui.click(cell)
 
     def both():
         shown = runs_shown(ui)

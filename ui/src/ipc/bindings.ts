@@ -47,6 +47,8 @@ export const commands = {
 	takeOpenJob: () => __TAURI_INVOKE<OpenJob | null>("take_open_job"),
 	/**  Every job's runs in a window, for the schedule overview (`overview.rs`). */
 	overview: (from: string, to: string, collections: string[] | null) => typedError<OverviewResult, CommandError>(__TAURI_INVOKE("overview", { from, to, collections })),
+	/**  Every job's runs counted per quarter hour and category, for the month view (`overview.rs`). */
+	overviewCounts: (request: OverviewCountsRequest_Deserialize) => typedError<OverviewCountsResult, CommandError>(__TAURI_INVOKE("overview_counts", { request })),
 	/**  What importing the file would do; writes nothing. */
 	importPreview: (request: ImportRequest_Deserialize) => typedError<ImportResult_Serialize, CommandError>(__TAURI_INVOKE("import_preview", { request })),
 	importRun: (request: ImportRequest_Deserialize) => typedError<ImportResult_Serialize, CommandError>(__TAURI_INVOKE("import_run", { request })),
@@ -651,6 +653,55 @@ export type JobSummary_Serialize = {
 export type OpenJob = {
 	collection: string,
 	name: string,
+};
+
+export type OverviewCountsRequest = OverviewCountsRequest_Serialize | OverviewCountsRequest_Deserialize;
+
+export type OverviewCountsRequest_Deserialize = {
+	/**  RFC 3339; the window is [`from`, `to`). */
+	from: string,
+	to: string,
+	/**  Collection ids; null: every collection. */
+	collections?: string[] | null,
+	/**  Part of a job's name, any case; blank: every name. */
+	search: string,
+	/**  A job state (`Enabled`, `Disabled`, `Completed`, `Faulted`); null: every state. */
+	state?: string | null,
+	/**  An action type (`Http` covers `Https`); null: every action. */
+	action?: string | null,
+};
+
+export type OverviewCountsRequest_Serialize = {
+	/**  RFC 3339; the window is [`from`, `to`). */
+	from: string,
+	to: string,
+	/**  Collection ids; null: every collection. */
+	collections: string[] | null,
+	/**  Part of a job's name, any case; blank: every name. */
+	search: string,
+	/**  A job state (`Enabled`, `Disabled`, `Completed`, `Faulted`); null: every state. */
+	state: string | null,
+	/**  An action type (`Http` covers `Https`); null: every action. */
+	action: string | null,
+};
+
+export type OverviewCountsResult = {
+	/**  The engine's "now" (RFC 3339). */
+	now: string,
+	/**  The window's start (RFC 3339): bucket 0 starts here. */
+	from: string,
+	/**  The length of a bucket (900: a quarter hour). */
+	bucketSeconds: number,
+	/**
+	 *  Runs per bucket and category, flat: bucket `b`, category `c` is `counts[b * 8 + c]`, the
+	 *  categories in the order completed, failed, faulted, skipped, planned, moved, dstSkipped,
+	 *  blackedOut. A month is 2,976 buckets: 23,808 numbers, whatever the number of runs.
+	 */
+	counts: number[],
+	/**  Every job of the chosen collections (the filters' choices, those filtered out too). */
+	jobs: OverviewJob[],
+	/**  Minutes in which many of the counted jobs are planned to call the same host. */
+	busyMinutes: BusyMinute[],
 };
 
 export type OverviewJob = {

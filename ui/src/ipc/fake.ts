@@ -1,7 +1,7 @@
 // Development only: an in-memory stand-in for the backend so the UI runs in a plain browser
 // (`npm run dev`). It is deliberately shallow — no recurrence engine: previews are a few
 // made-up weekly runs. Add `?empty` to the URL to start without collections.
-import { fakeOverview } from "./fakeOverview";
+import { fakeOverview, fakeOverviewCounts } from "./fakeOverview";
 import type { CollectionPlan_Deserialize as CollectionPlanIn } from "./bindings";
 import type { Backend } from "./index";
 import type {
@@ -499,6 +499,13 @@ export const fakeBackend: Backend = {
           from,
           to,
           cols,
+        ),
+      ),
+    overviewCounts: (request) =>
+      ok(
+        fakeOverviewCounts(
+          [...jobs.values()].map((j) => j.summary),
+          request,
         ),
       ),
     importPreview: (r) => fakeImport(r, true),

@@ -2,7 +2,9 @@
 // enabled job "runs" daily at a time made from its name, with a failure, a blackout and a
 // daylight-saving move thrown in so every kind of run can be seen.
 import { KIND_BLACKED_OUT, KIND_MOVED, KIND_PAST, KIND_PLANNED, type Run, toColumns } from "../logic/overview";
-import type { JobSummary, OverviewResult } from "./types";
+import { COUNT_BUCKET_SECONDS, countRuns } from "../logic/overviewCounts";
+import type { OverviewCountsRequest_Deserialize as CountsRequest } from "./bindings";
+import type { JobSummary, OverviewCountsResult, OverviewResult } from "./types";
 
 export function fakeOverview(
   jobs: JobSummary[],
@@ -43,5 +45,24 @@ export function fakeOverview(
     })),
     runs: toColumns(from, runs),
     busyMinutes: [],
+  };
+}
+
+/** The same runs counted per quarter hour and category, as `overview_counts` answers. */
+export function fakeOverviewCounts(jobs: JobSummary[], request: CountsRequest, now = Date.now()): OverviewCountsResult {
+  const runs = fakeOverview(jobs, request.from, request.to, request.collections ?? null, now);
+  const filter = {
+    collections: null,
+    search: request.search,
+    state: request.state ?? "",
+    action: request.action ?? "",
+  };
+  return {
+    now: runs.now,
+    from: runs.from,
+    bucketSeconds: COUNT_BUCKET_SECONDS,
+    counts: countRuns(runs, request.to, filter),
+    jobs: runs.jobs,
+    busyMinutes: runs.busyMinutes,
   };
 }

@@ -31,7 +31,7 @@ import type {
   Result,
   Settings,
 } from "./types";
-import type { OverviewResult } from "./types";
+import type { OverviewCountsRequest, OverviewCountsResult, OverviewResult } from "./types";
 
 export type * from "./types";
 
@@ -158,6 +158,9 @@ export const api = {
   /** Every job's runs in [from, to) (RFC 3339), of these collection ids (null: all). */
   overview: (from: string, to: string, collections: string[] | null): Promise<OverviewResult> =>
     result((c) => c.overview(from, to, collections)),
+  /** The runs of the jobs the filters keep, counted per quarter hour and category (the month view). */
+  overviewCounts: (request: OverviewCountsRequest): Promise<OverviewCountsResult> =>
+    result((c) => c.overviewCounts(request)),
   /** What importing the file would do (the report, nothing written). `PassphraseRequired`: ask for it. */
   importPreview: (request: ImportRequest): Promise<ImportResult> => result((c) => c.importPreview(request)),
   importRun: (request: ImportRequest): Promise<ImportResult> => result((c) => c.importRun(request)),

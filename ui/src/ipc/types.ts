@@ -37,7 +37,14 @@ export type {
   ImportResult_Serialize as ImportResult,
   ImportResultItem_Serialize as ImportResultItem,
 } from "./bindings";
-export type { BusyMinute, OverviewJob, OverviewResult, OverviewRuns } from "./bindings";
+export type {
+  BusyMinute,
+  OverviewCountsRequest_Serialize as OverviewCountsRequest,
+  OverviewCountsResult,
+  OverviewJob,
+  OverviewResult,
+  OverviewRuns,
+} from "./bindings";
 
 /** Job JSON (`any` in the generated bindings: the engine, not TypeScript, judges it). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

@@ -11,6 +11,7 @@ import {
   toColumns,
   viewDays,
 } from "./overview";
+import { COUNT_BUCKET_SECONDS, bucketCounts, countRuns } from "./overviewCounts";
 
 /** 1,000 jobs over November 2026: 500 hourly, 400 every 6 hours, 100 every 15 minutes (capped at 2,000 runs, as the engine caps them). */
 export function monthOfJobs(): OverviewData {
@@ -64,5 +65,26 @@ describe(`bucketing ${data.runs.job.length} runs of ${data.jobs.length} jobs`, (
 describe(`the answer over IPC: ${(wire.length / 1e6).toFixed(1)} MB of JSON`, () => {
   bench("JSON.parse of the month", () => {
     JSON.parse(wire);
+  });
+});
+
+// The month view now asks the engine for counts per quarter hour and category instead: what
+// the window parses and sums is 2,880 quarter hours × 8 numbers, whatever the number of runs.
+const counts = {
+  from: data.from,
+  bucketSeconds: COUNT_BUCKET_SECONDS,
+  counts: countRuns(data, "2026-12-01T00:00:00Z", { collections: null, search: "" }),
+};
+const countsWire = JSON.stringify({ ...counts, now: data.now, jobs: data.jobs, busyMinutes: [] });
+
+describe(`summing the month's counts: ${counts.counts.length} numbers, ${(countsWire.length / 1e3).toFixed(0)} kB of JSON`, () => {
+  bench("month view from counts, Europe/Berlin (summing + heat strip)", () => {
+    heatStrip(bucketCounts(counts, month, "Europe/Berlin"));
+  });
+  bench("month view from counts, UTC", () => {
+    heatStrip(bucketCounts(counts, month, "UTC"));
+  });
+  bench("JSON.parse of the counts answer", () => {
+    JSON.parse(countsWire);
   });
 });

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from "preact/hooks";
-import { onEngineChanged } from "../ipc";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { messageOf, onEngineChanged } from "../ipc";
 import { type Route, parseRoute, routeHash } from "../logic/routes";
 import { throttle } from "../logic/timing";
 
@@ -35,4 +35,43 @@ export function useEngineChanged(reload: () => void, ms = 500): void {
       throttled.cancel();
     };
   }, [ms]);
+}
+
+/**
+ * The backend's answer for `key` (null: nothing to ask), asked again when the key changes or
+ * `reload` is called. An answer to an older key is dropped when it arrives late. The last answer
+ * stays in `value` while the next one loads (the view keeps its nodes and its focus); `fresh`
+ * says whether it answers the current key.
+ */
+export function useAnswer<T>(
+  key: string | null,
+  load: () => Promise<T>,
+): { value: T | null; fresh: boolean; error: string; reload: () => void } {
+  const [answer, setAnswer] = useState<{ key: string; value: T } | null>(null);
+  const [error, setError] = useState<{ key: string; message: string } | null>(null);
+  const latest = useRef({ key, load });
+  latest.current = { key, load };
+  const reload = useCallback(() => {
+    const { key: asked, load: ask } = latest.current;
+    if (asked === null) return;
+    ask().then(
+      (value) => {
+        if (latest.current.key !== asked) return;
+        setAnswer({ key: asked, value });
+        setError(null);
+      },
+      (e) => {
+        if (latest.current.key === asked) setError({ key: asked, message: messageOf(e) });
+      },
+    );
+  }, []);
+  useEffect(() => {
+    if (key !== null) reload();
+  }, [key, reload]);
+  return {
+    value: answer?.value ?? null,
+    fresh: answer !== null && answer.key === key,
+    error: error !== null && error.key === key ? error.message : "",
+    reload,
+  };
 }

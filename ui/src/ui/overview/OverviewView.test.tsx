@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { type OverviewResult, api } from "../../ipc";
+import { type OverviewCountsRequest, type OverviewResult, api } from "../../ipc";
 import { KIND_BLACKED_OUT, KIND_MOVED, KIND_PAST, KIND_PLANNED, toColumns } from "../../logic/overview";
+import { COUNT_BUCKET_SECONDS, countRuns } from "../../logic/overviewCounts";
 import { OverviewView } from "./OverviewView";
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0); // Wednesday 25 November 2026, 12:00 UTC
@@ -37,6 +38,13 @@ const run = (
   over: { status?: string; action?: string; calendar?: string } = {},
 ) => ({ job, at: Date.parse(at), kind, status: null, action: null, calendar: null, ...over });
 const FROM = "2026-11-23T00:00:00Z";
+const RUNS = [
+  run(0, "2026-11-24T09:00:00Z", KIND_PAST, { status: "Failed", action: "MainAction" }),
+  run(1, "2026-11-24T09:10:00Z", KIND_PAST, { status: "Completed", action: "MainAction" }),
+  run(0, "2026-11-26T09:00:00Z", KIND_PLANNED),
+  run(2, "2026-11-26T09:00:00Z", KIND_BLACKED_OUT, { calendar: "holidays" }),
+  run(1, "2026-11-27T02:00:00Z", KIND_MOVED),
+];
 const answer: OverviewResult = {
   now: "2026-11-25T12:00:00Z",
   from: FROM,
@@ -45,15 +53,22 @@ const answer: OverviewResult = {
     { collection: "local/desktop/default", name: "backup", state: "Enabled", action: "Http", truncated: false },
     { collection: "local/desktop/other", name: "sync", state: "Enabled", action: "Http", truncated: false },
   ],
-  runs: toColumns(FROM, [
-    run(0, "2026-11-24T09:00:00Z", KIND_PAST, { status: "Failed", action: "MainAction" }),
-    run(1, "2026-11-24T09:10:00Z", KIND_PAST, { status: "Completed", action: "MainAction" }),
-    run(0, "2026-11-26T09:00:00Z", KIND_PLANNED),
-    run(2, "2026-11-26T09:00:00Z", KIND_BLACKED_OUT, { calendar: "holidays" }),
-    run(1, "2026-11-27T02:00:00Z", KIND_MOVED),
-  ]),
+  runs: toColumns(FROM, RUNS),
   busyMinutes: [{ minute: "2026-11-26T09:00:00Z", host: "api.example.com", jobs: 12 }],
 };
+
+/** The engine's counts of the same runs, filtered as asked. */
+async function countsOf(r: OverviewCountsRequest) {
+  const data = { ...answer, from: r.from, runs: toColumns(r.from, RUNS) };
+  const filter = {
+    collections: r.collections && new Set(r.collections),
+    search: r.search,
+    state: r.state ?? "",
+    action: r.action ?? "",
+  };
+  const counts = countRuns(data, r.to, filter);
+  return { ...answer, from: r.from, bucketSeconds: COUNT_BUCKET_SECONDS, counts };
+}
 
 // Outside Tauri the ipc layer loads the development fake on first use (events included): load it
 // before the tests, not while the environment is torn down after them.
@@ -64,6 +79,7 @@ beforeAll(async () => {
 beforeEach(() => {
   location.hash = "#/overview";
   vi.spyOn(api, "overview").mockResolvedValue(answer);
+  vi.spyOn(api, "overviewCounts").mockImplementation(countsOf);
 });
 afterEach(() => {
   cleanup();
@@ -142,14 +158,58 @@ describe("the overview", () => {
     );
   });
 
-  it("shows a month as day cells and an agenda as lists", async () => {
+  it("shows a month from the engine's counts, filtered there, and lists a clicked day's runs", async () => {
     show();
-    fireEvent.click(await screen.findByText("Month"));
+    await screen.findByTestId("overview-day-2026-11-24");
+    fireEvent.click(screen.getByText("Month"));
     await waitFor(() =>
-      expect(api.overview).toHaveBeenLastCalledWith("2026-11-01T00:00:00Z", "2026-12-01T00:00:00Z", null),
+      expect(api.overviewCounts).toHaveBeenLastCalledWith({
+        from: "2026-11-01T00:00:00Z",
+        to: "2026-12-01T00:00:00Z",
+        collections: null,
+        search: "",
+        state: null,
+        action: null,
+      }),
     );
+    // Runs are asked for the selected day only (today), never for the month.
+    await waitFor(() =>
+      expect(api.overview).toHaveBeenLastCalledWith("2026-11-25T00:00:00Z", "2026-11-26T00:00:00Z", null),
+    );
+    expect(api.overview).not.toHaveBeenCalledWith("2026-11-01T00:00:00Z", "2026-12-01T00:00:00Z", null);
+    const cell = (day: string) => screen.getByTestId(`overview-day-${day}`);
+    await waitFor(() => expect(cell("2026-11-24").className).toContain("cat-failed"));
     expect(document.querySelectorAll(".month-day")).toHaveLength(30);
-    expect(screen.getByTestId("overview-day-2026-11-24").className).toContain("cat-failed");
+    expect(cell("2026-11-24").textContent).toBe("242");
+    expect(cell("2026-11-26").title).toBe("1 planned, 1 blacked out");
+    expect(document.querySelectorAll("#overview-heat .heat")).toHaveLength(30 * 24);
+    expect(document.querySelector('#overview-heat .heat[data-count="2"]')!.getAttribute("title")).toBe(
+      "2026-11-24 09:00 · 2 runs",
+    );
+    expect((await screen.findByRole("note")).textContent).toContain("api.example.com");
+
+    fireEvent.click(cell("2026-11-24"));
+    await waitFor(() =>
+      expect(api.overview).toHaveBeenLastCalledWith("2026-11-24T00:00:00Z", "2026-11-25T00:00:00Z", null),
+    );
+    const runs = () => [...document.querySelectorAll<HTMLElement>('[data-testid="overview-run"]')];
+    await waitFor(() => expect(runs().map((r) => r.dataset.job)).toEqual(["report", "backup"]));
+
+    // The filters go to the engine; the day's list is filtered alike.
+    fireEvent.input(screen.getByLabelText("Search jobs by name"), { target: { value: "back" } });
+    await waitFor(() => expect(cell("2026-11-24").textContent).toBe("241"));
+    expect(api.overviewCounts).toHaveBeenLastCalledWith(expect.objectContaining({ search: "back" }));
+    expect(runs().map((r) => r.dataset.job)).toEqual(["backup"]);
+    fireEvent.change(screen.getByLabelText("Collection"), { target: { value: "local/desktop/other" } });
+    await waitFor(() =>
+      expect(api.overviewCounts).toHaveBeenLastCalledWith(
+        expect.objectContaining({ collections: ["local/desktop/other"], search: "back" }),
+      ),
+    );
+    await waitFor(() => expect(cell("2026-11-24").textContent).toBe("24"));
+    fireEvent.change(screen.getByLabelText("Collection"), { target: { value: "" } });
+    fireEvent.input(screen.getByLabelText("Search jobs by name"), { target: { value: "" } });
+
     fireEvent.click(screen.getByText("Agenda"));
     await screen.findByTestId("agenda-2026-11-26");
     expect(document.querySelectorAll('[data-testid="agenda-2026-11-26"] [data-testid="overview-run"]')).toHaveLength(2);

@@ -1,8 +1,10 @@
 // The schedule overview: every job's runs in a day, a week, a month or an agenda, in the
 // user's time zone (or a chosen one). The engine says what each run is; logic/overview.ts
-// buckets them into days and hours; these components draw counts and short lists only.
-import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
-import { type CollectionSummary, type OverviewResult, api, messageOf } from "../../ipc";
+// buckets them into days and hours; these components draw counts and short lists only. The
+// month view asks the engine for counts per quarter hour instead of runs (logic/overviewCounts.ts)
+// and for the selected day's runs only.
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { type CollectionSummary, api } from "../../ipc";
 import {
   CATEGORIES,
   CATEGORY_LABELS,
@@ -20,8 +22,9 @@ import {
   viewDays,
   viewWindow,
 } from "../../logic/overview";
+import { bucketCounts, countsFilter } from "../../logic/overviewCounts";
 import { knownZone } from "../../logic/zonedTime";
-import { navigate, useEngineChanged } from "../hooks";
+import { navigate, useAnswer, useEngineChanged } from "../hooks";
 import { DayColumns, type Selection, dayLabel } from "./DayColumns";
 import { HeatStrip } from "./HeatStrip";
 import { MonthGrid } from "./MonthGrid";
@@ -56,37 +59,45 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
   const [search, setSearch] = useState("");
   const [state, setState] = useState("");
   const [action, setAction] = useState("");
-  const [data, setData] = useState<OverviewResult | null>(null);
-  const [error, setError] = useState("");
   const [limit, setLimit] = useState(LIST_LIMIT);
 
+  const monthly = view === "month";
   const days = useMemo(() => viewDays(view, anchor), [view, anchor]);
-  const window_ = useMemo(() => viewWindow(days, zone), [days, zone]);
-  const reload = useCallback(() => {
-    api.overview(window_.from, window_.to, null).then(
-      (d) => {
-        setData(d);
-        setError("");
-      },
-      (e) => setError(messageOf(e)),
-    );
-  }, [window_]);
-  useEffect(reload, [reload]);
-  useEngineChanged(reload);
-  // Runs come due and "now" moves: refresh once a minute.
-  useEffect(() => {
-    const t = setInterval(() => {
-      setNow(clock());
-      reload();
-    }, 60_000);
-    return () => clearInterval(t);
-  }, [reload]);
-
   const filter = useMemo(
     () => ({ collections: collection ? new Set([collection]) : null, search, state, action }),
     [collection, search, state, action],
   );
-  const buckets = useMemo(() => (data ? bucketRuns(data, days, zone, filter) : null), [data, days, zone, filter]);
+  // The runs: of the shown days, or in the month view of the selected day only.
+  const runsWindow = viewWindow(monthly ? [selection.day] : days, zone);
+  const runs = useAnswer(`${runsWindow.from} ${runsWindow.to}`, () =>
+    api.overview(runsWindow.from, runsWindow.to, null),
+  );
+  // The month's counts, filtered in the engine (a month of 1,000 jobs is half a million runs).
+  const countsRequest = monthly ? { ...viewWindow(days, zone), ...countsFilter(filter) } : null;
+  const counts = useAnswer(countsRequest && JSON.stringify(countsRequest), () => api.overviewCounts(countsRequest!));
+  const reload = () => {
+    runs.reload();
+    counts.reload();
+  };
+  useEngineChanged(reload);
+  // Runs come due and "now" moves: refresh once a minute.
+  const latestReload = useRef(reload);
+  latestReload.current = reload;
+  useEffect(() => {
+    const t = setInterval(() => {
+      setNow(clock());
+      latestReload.current();
+    }, 60_000);
+    return () => clearInterval(t);
+  }, [clock]);
+
+  const data = runs.value;
+  const error = runs.error || (monthly ? counts.error : "");
+  const buckets = useMemo(
+    () =>
+      monthly ? counts.value && bucketCounts(counts.value, days, zone) : data && bucketRuns(data, days, zone, filter),
+    [monthly, counts.value, data, days, zone, filter],
+  );
   const today = localDay(now, zone);
   const open = (t: { page: "job" | "history"; collection: string; job: string }) => navigate(t);
 
@@ -107,13 +118,19 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
     select({ day: shiftDay(selection.day, step), hour: null });
   };
 
-  const bucket = buckets?.find((b) => b.day === selection.day) ?? null;
+  // The month view's buckets hold counts only: the selected day's runs come in their own answer.
+  const bucket = monthly
+    ? runs.fresh && data
+      ? bucketRuns(data, [selection.day], zone, filter)[0]
+      : null
+    : (buckets?.find((b) => b.day === selection.day) ?? null);
   const selectedRuns =
     data && bucket ? (selection.hour === null ? bucket.runs : runsInHour(data, bucket, selection.hour, zone)) : [];
-  const warnings = data
-    ? busyWarnings(data.busyMinutes, (ms) => `${localTime(ms, zone)} on ${dayLabel(localDay(ms, zone))}`)
+  const shown = monthly ? counts.value : data;
+  const warnings = shown
+    ? busyWarnings(shown.busyMinutes, (ms) => `${localTime(ms, zone)} on ${dayLabel(localDay(ms, zone))}`)
     : [];
-  const truncated = data?.jobs.filter((j) => j.truncated).map((j) => j.name) ?? [];
+  const truncated = monthly ? [] : (data?.jobs.filter((j) => j.truncated).map((j) => j.name) ?? []);
 
   return (
     <section aria-labelledby="overview-title" class="overview">
@@ -205,7 +222,7 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
           onChange={(e) => setAction(e.currentTarget.value)}
         >
           <option value="">All actions</option>
-          {(data ? actionKinds(data) : []).map((a) => (
+          {(shown ? actionKinds(shown) : []).map((a) => (
             <option key={a} value={a}>
               {a}
             </option>
@@ -254,7 +271,7 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
         <p class="muted">More runs than shown for {truncated.join(", ")} (a job lists at most 2,000 in a window).</p>
       )}
       {buckets === null && !error && <p aria-busy="true">Loading the overview…</p>}
-      {buckets && data && (
+      {buckets && (
         <div
           id="overview-calendar"
           class="overview-body"
@@ -269,7 +286,7 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
             <DayColumns buckets={buckets} now={now} selection={selection} onSelect={select} />
           )}
           {view === "month" && <MonthGrid buckets={buckets} today={today} selection={selection} onSelect={select} />}
-          {view === "agenda" ? (
+          {view === "agenda" && data ? (
             <div id="overview-agenda">
               {buckets
                 .filter((b) => b.total > 0)
@@ -300,17 +317,19 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
                 {dayLabel(selection.day)}
                 {selection.hour !== null &&
                   `, ${String(selection.hour).padStart(2, "0")}:00–${String(selection.hour + 1).padStart(2, "0")}:00`}{" "}
-                <small class="muted">{selectedRuns.length} runs</small>
+                <small class="muted">{bucket ? `${selectedRuns.length} runs` : "loading runs…"}</small>
               </h2>
-              <RunList
-                data={data}
-                runs={selectedRuns}
-                zone={zone}
-                limit={limit}
-                onOpen={open}
-                label={`Runs on ${selection.day}`}
-                onMore={() => setLimit((l) => l + LIST_LIMIT * 5)}
-              />
+              {data && (
+                <RunList
+                  data={data}
+                  runs={selectedRuns}
+                  zone={zone}
+                  limit={limit}
+                  onOpen={open}
+                  label={`Runs on ${selection.day}`}
+                  onMore={() => setLimit((l) => l + LIST_LIMIT * 5)}
+                />
+              )}
             </section>
           )}
         </div>
