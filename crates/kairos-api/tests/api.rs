@@ -54,6 +54,18 @@ impl Server {
         Server::start_with(kairos_api::ApiOptions::default()).await
     }
 
+    /// Collection `jc` in resource group `rg` with room for 50 jobs: where most job tests start.
+    async fn create_collection_jc(&self) {
+        let put = self
+            .send(
+                "PUT",
+                &collection_path("rg", "jc"),
+                Some(collection_body(50)),
+            )
+            .await;
+        assert_eq!(put.status, 201, "{}", put.text);
+    }
+
     async fn start_with(options: kairos_api::ApiOptions) -> Server {
         let dir = tempfile::tempdir().unwrap();
         let engine = Engine::open(EngineConfig::new(Database::File(
@@ -358,12 +370,7 @@ async fn collection_operations() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn job_operations_never_return_secrets() {
     let s = Server::start().await;
-    s.send(
-        "PUT",
-        &collection_path("rg", "jc"),
-        Some(collection_body(50)),
-    )
-    .await;
+    s.create_collection_jc().await;
     let path = format!("{}/ping", jobs_path("jc"));
 
     let created = s
@@ -598,12 +605,7 @@ async fn errors_are_arm_bodies_with_request_ids() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn job_list_pages_through_next_link_and_filters() {
     let s = Server::start().await;
-    s.send(
-        "PUT",
-        &collection_path("rg", "jc"),
-        Some(collection_body(50)),
-    )
-    .await;
+    s.create_collection_jc().await;
     let jobs = jobs_path("jc");
     let names: Vec<String> = (1..=7).map(|i| format!("job{i}")).collect();
     for (i, name) in names.iter().enumerate() {
@@ -724,12 +726,7 @@ async fn job_list_pages_through_next_link_and_filters() {
 async fn run_records_history_newest_first() {
     let s = Server::start().await;
     let target = target().await;
-    s.send(
-        "PUT",
-        &collection_path("rg", "jc"),
-        Some(collection_body(50)),
-    )
-    .await;
+    s.create_collection_jc().await;
     let job = format!("{}/pinged", jobs_path("jc"));
     let history = format!("{job}/history");
     // No error action: it would go to a storage account off this machine.

@@ -51,31 +51,46 @@ fn put(engine: &Engine, collection: &str, job: &str, properties: Value) {
         .unwrap();
 }
 
-#[test]
-fn a_window_shows_past_planned_blacked_out_and_dst_runs_and_busy_minutes() {
-    let (engine, _dir) = setup();
+/// Daily at 06:00 UTC, blacked out by the collection's `holidays` calendar.
+fn put_daily_with_holidays(engine: &Engine) {
     put(
-        &engine,
+        engine,
         "ops",
         "daily",
         json!({"startTime": "2027-03-01T06:00:00Z",
         "recurrence": {"frequency": "Day", "interval": 1, "blackout": ["holidays"]}}),
     );
+}
+
+/// Daily at 02:30 Berlin time, skipped on the spring day (`dstGap: Skip`).
+fn put_berlin_skipping_the_gap(engine: &Engine, name: &str) {
     put(
-        &engine,
+        engine,
         "ops",
-        "berlin",
+        name,
         json!({"startTime": "2027-03-01T02:30:00",
         "recurrence": {"frequency": "Day", "interval": 1, "timeZone": "Europe/Berlin", "dstGap": "Skip",
                        "schedule": {"hours": [2], "minutes": [30]}}}),
     );
+}
+
+/// Hourly but disabled: listed, never planned.
+fn put_disabled_hourly(engine: &Engine) {
     put(
-        &engine,
+        engine,
         "ops",
         "off",
         json!({"startTime": "2027-03-01T06:00:00Z", "state": "Disabled",
         "recurrence": {"frequency": "Hour", "interval": 1}}),
     );
+}
+
+#[test]
+fn a_window_shows_past_planned_blacked_out_and_dst_runs_and_busy_minutes() {
+    let (engine, _dir) = setup();
+    put_daily_with_holidays(&engine);
+    put_berlin_skipping_the_gap(&engine, "berlin");
+    put_disabled_hourly(&engine);
     for i in 0..BUSY_MINUTE_JOBS {
         put(
             &engine,
@@ -244,21 +259,8 @@ fn history(
 #[test]
 fn the_counts_are_the_listed_runs_bucketed() {
     let (engine, _dir) = setup();
-    put(
-        &engine,
-        "ops",
-        "daily",
-        json!({"startTime": "2027-03-01T06:00:00Z",
-        "recurrence": {"frequency": "Day", "interval": 1, "blackout": ["holidays"]}}),
-    );
-    put(
-        &engine,
-        "ops",
-        "berlin-skip",
-        json!({"startTime": "2027-03-01T02:30:00",
-        "recurrence": {"frequency": "Day", "interval": 1, "timeZone": "Europe/Berlin", "dstGap": "Skip",
-                       "schedule": {"hours": [2], "minutes": [30]}}}),
-    );
+    put_daily_with_holidays(&engine);
+    put_berlin_skipping_the_gap(&engine, "berlin-skip");
     // The default policy moves 02:30 of Berlin's spring day to 03:00 CEST.
     put(
         &engine,
@@ -275,13 +277,7 @@ fn the_counts_are_the_listed_runs_bucketed() {
         json!({"startTime": "2027-03-01T00:07:00Z",
         "recurrence": {"frequency": "Minute", "interval": 15}}),
     );
-    put(
-        &engine,
-        "ops",
-        "off",
-        json!({"startTime": "2027-03-01T06:00:00Z", "state": "Disabled",
-        "recurrence": {"frequency": "Hour", "interval": 1}}),
-    );
+    put_disabled_hourly(&engine);
     history(
         &engine,
         "daily",

@@ -13,12 +13,7 @@ fn command_job() -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn command_jobs_are_refused_unless_allowed() {
     let s = Server::start().await;
-    s.send(
-        "PUT",
-        &collection_path("rg", "jc"),
-        Some(collection_body(50)),
-    )
-    .await;
+    s.create_collection_jc().await;
     let job = format!("{}/cmd", jobs_path("jc"));
     let mut want = expect(403, "CommandActionNotAllowed", "--allow-commands");
     want.target = Some("properties.action.type");
@@ -65,12 +60,7 @@ async fn allowed_command_jobs_are_stored_and_run() {
         allow_commands: true,
     })
     .await;
-    s.send(
-        "PUT",
-        &collection_path("rg", "jc"),
-        Some(collection_body(50)),
-    )
-    .await;
+    s.create_collection_jc().await;
     let job = format!("{}/cmd", jobs_path("jc"));
     let put = s.send("PUT", &job, Some(command_job())).await;
     assert_eq!(put.status, 201, "{}", put.text);

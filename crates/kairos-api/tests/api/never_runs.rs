@@ -29,12 +29,7 @@ fn yearly_from_february(schedule: Value) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_schedule_that_never_runs_is_refused_and_nothing_is_stored() {
     let s = Server::start().await;
-    s.send(
-        "PUT",
-        &collection_path("rg", "jc"),
-        Some(collection_body(50)),
-    )
-    .await;
+    s.create_collection_jc().await;
     let jobs = jobs_path("jc");
     let kept = format!("{jobs}/kept");
     let before = s
