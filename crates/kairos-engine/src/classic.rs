@@ -19,7 +19,8 @@ use kairos_core::model::{
     JobCollectionDefinition, JobExecutionStatus, JobHistoryActionName, JobState,
 };
 use kairos_core::ValidationErrors;
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use crate::db::Db;
+use crate::params;
 
 /// How long the status of a classic asynchronous operation can be asked for.
 pub const OPERATION_RETENTION: Duration = Duration::days(7);
@@ -110,12 +111,9 @@ impl Engine {
     /// collections), by name.
     pub fn list_cloud_services(&self, subscription: &str) -> Result<Vec<CloudService>> {
         let mut rows = self.inner.store.read(|conn| {
-            let mut stmt = conn.prepare(
-                "SELECT name, label, description, geo_region FROM cloud_services WHERE subscription = ?1",
-            )?;
-            let rows = stmt.query_map(params![subscription], |r| {
+            let rows = conn.query_map("SELECT name, label, description, geo_region FROM cloud_services WHERE subscription = ?1", params![subscription], |r| {
                 Ok((
-                    r.get::<_, String>(0)?,
+                    r.get::<String>(0)?,
                     CloudServiceInfo {
                         label: r.get(1)?,
                         description: r.get(2)?,
@@ -123,7 +121,7 @@ impl Engine {
                     },
                 ))
             })?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            Ok(rows)
         })?;
         let mut services: Vec<CloudService> = Vec::new();
         for collection in self.list_collections(subscription, None)? {
@@ -206,8 +204,10 @@ impl Engine {
             )?;
             let (code, message) = record.error.clone().unzip();
             tx.execute(
-                "INSERT OR REPLACE INTO classic_operations (id, subscription, http_status, error_code, error_message, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO classic_operations (id, subscription, http_status, error_code, error_message, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (id) DO UPDATE SET subscription = excluded.subscription, http_status = excluded.http_status,
+                 error_code = excluded.error_code, error_message = excluded.error_message, created_at = excluded.created_at",
                 params![record.id, subscription, record.http_status, code, message, to_ms(now)],
             )?;
             Ok(())
@@ -217,7 +217,7 @@ impl Engine {
     /// The outcome of an operation of this subscription; 404 when unknown or forgotten.
     pub fn get_operation(&self, subscription: &str, id: &str) -> Result<OperationRecord> {
         self.inner.store.read(|conn| {
-            conn.query_row(
+            conn.query_opt(
                 "SELECT http_status, error_code, error_message FROM classic_operations
                  WHERE id = ?1 AND subscription = ?2",
                 params![id, subscription],
@@ -230,8 +230,7 @@ impl Engine {
                         error: code.map(|c| (c, message.unwrap_or_default())),
                     })
                 },
-            )
-            .optional()?
+            )?
             .ok_or_else(|| {
                 EngineError::not_found(format!(
                     "the operation '{id}' is not known (operations are kept {} days)",
@@ -271,23 +270,17 @@ impl Engine {
                 Some(s) if s == job.state && final_occurrence.is_some() => Some(true),
                 Some(_) => return Ok(Page { items: Vec::new(), more: false }),
             };
-            let mut stmt = conn.prepare(
-                "SELECT start_time, end_time, action_name, status, message, retry_count, repeat_count
+            let records = conn.query_map("SELECT start_time, end_time, action_name, status, message, retry_count, repeat_count
                  FROM history WHERE job_id = ?1 AND (?2 IS NULL OR status = ?2)
-                 AND (?3 IS NULL OR (?3 = 1 AND repeat_count = ?4) OR (?3 = 0 AND repeat_count IS NOT ?4))
-                 ORDER BY id DESC LIMIT ?5 OFFSET ?6",
-            )?;
-            let records = stmt
-                .query_map(
-                    params![
+                 AND (?3 IS NULL OR (?3 = 1 AND repeat_count = ?4) OR (?3 = 0 AND repeat_count IS DISTINCT FROM ?4))
+                 ORDER BY id DESC LIMIT ?5 OFFSET ?6", params![
                         job.id,
                         status.map(|s| s.as_str()),
                         of_final,
                         final_occurrence,
                         top as i64 + 1,
                         skip as i64
-                    ],
-                    |r| {
+                    ], |r| {
                         let action: String = r.get(2)?;
                         let status: String = r.get(3)?;
                         let repeat_count: i64 = r.get(6)?;
@@ -305,9 +298,7 @@ impl Engine {
                                 JobState::Enabled
                             },
                         })
-                    },
-                )?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                    })?;
             let more = records.len() > top;
             Ok(Page {
                 items: records.into_iter().take(top).collect(),
@@ -319,7 +310,7 @@ impl Engine {
 
 /// In the transaction that creates a collection through the classic API: its cloud service
 /// must exist.
-pub(crate) fn require_cloud_service(tx: &Transaction<'_>, key: &CollectionKey) -> Result<()> {
+pub(crate) fn require_cloud_service(tx: &Db<'_>, key: &CollectionKey) -> Result<()> {
     if cloud_service_exists(tx, &key.subscription, &key.resource_group)? {
         Ok(())
     } else {
@@ -327,7 +318,7 @@ pub(crate) fn require_cloud_service(tx: &Transaction<'_>, key: &CollectionKey) -
     }
 }
 
-fn cloud_service_exists(conn: &Connection, subscription: &str, name: &str) -> Result<bool> {
+fn cloud_service_exists(conn: &Db<'_>, subscription: &str, name: &str) -> Result<bool> {
     Ok(conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM cloud_services WHERE subscription = ?1 AND name = ?2)
              OR EXISTS (SELECT 1 FROM collections WHERE subscription = ?1 AND resource_group = ?2)",
@@ -337,12 +328,12 @@ fn cloud_service_exists(conn: &Connection, subscription: &str, name: &str) -> Re
 }
 
 fn cloud_service_row(
-    conn: &Connection,
+    conn: &Db<'_>,
     subscription: &str,
     name: &str,
 ) -> Result<Option<CloudServiceInfo>> {
     Ok(conn
-        .query_row(
+        .query_opt(
             "SELECT label, description, geo_region FROM cloud_services WHERE subscription = ?1 AND name = ?2",
             params![subscription, name],
             |r| {
@@ -352,8 +343,7 @@ fn cloud_service_row(
                     geo_region: r.get(2)?,
                 })
             },
-        )
-        .optional()?)
+        )?)
 }
 
 /// A cloud service from its row, or, for a resource group that only has collections, from its

@@ -15,7 +15,8 @@ use chrono::{DateTime, Utc};
 use kairos_core::document::from_value_at;
 use kairos_core::model::{JobCollectionDefinition, JobCollectionState, JobState, SkuName};
 use kairos_core::ValidationErrors;
-use rusqlite::{params, Transaction};
+use crate::db::{Db, Dialect};
+use crate::params;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -181,16 +182,13 @@ impl Engine {
         resource_group: Option<&str>,
     ) -> Result<Vec<JobCollectionDefinition>> {
         self.inner.store.read(|conn| {
-            let mut stmt = conn.prepare(
-                "SELECT subscription, resource_group, name, definition FROM collections
-                 WHERE subscription = ?1 AND (?2 IS NULL OR resource_group = ?2) ORDER BY resource_group, name",
-            )?;
-            let rows = stmt.query_map(params![subscription, resource_group], |r| {
-                Ok((CollectionKey::new(r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?), r.get::<_, String>(3)?))
+            let rows = conn.query_map("SELECT subscription, resource_group, name, definition FROM collections
+                 WHERE subscription = ?1 AND (?2 IS NULL OR resource_group = ?2) ORDER BY resource_group, name", params![subscription, resource_group], |r| {
+                Ok((CollectionKey::new(r.get::<String>(0)?, r.get::<String>(1)?, r.get::<String>(2)?), r.get::<String>(3)?))
             })?;
             let mut out = Vec::new();
             for row in rows {
-                let (key, stored) = row?;
+                let (key, stored) = row;
                 out.push(present(&key, &stored)?);
             }
             Ok(out)
@@ -201,11 +199,8 @@ impl Engine {
     /// desktop app shows them all).
     pub fn all_collection_keys(&self) -> Result<Vec<CollectionKey>> {
         self.inner.store.read(|conn| {
-            let mut stmt = conn.prepare(
-                "SELECT subscription, resource_group, name FROM collections ORDER BY name, subscription, resource_group",
-            )?;
-            let rows = stmt.query_map([], |r| Ok(CollectionKey::new(r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
+            let rows = conn.query_map("SELECT subscription, resource_group, name FROM collections ORDER BY name, subscription, resource_group", params![], |r| Ok(CollectionKey::new(r.get::<String>(0)?, r.get::<String>(1)?, r.get::<String>(2)?)))?;
+            Ok(rows)
         })
     }
 
@@ -251,9 +246,6 @@ impl Engine {
                 "UPDATE collections SET definition = ?1 WHERE id = ?2",
                 params![def.to_string(), id],
             )?;
-            let mut update = tx.prepare(
-                "UPDATE jobs SET properties = ?1, state = ?2, next_run = ?3, version = version + 1 WHERE id = ?4",
-            )?;
             let job_state = if enabled { JobState::Enabled } else { JobState::Disabled };
             let mut ids = Vec::new();
             for row in unfinished_jobs(tx, id)? {
@@ -261,7 +253,10 @@ impl Engine {
                     Some((read, computed)) if read.unchanged(&row) => computed,
                     _ => toggled(&row, enabled, now)?,
                 };
-                update.execute(params![json, job_state.as_str(), next_run, row.id])?;
+                tx.execute(
+                    "UPDATE jobs SET properties = ?1, state = ?2, next_run = ?3, version = version + 1 WHERE id = ?4",
+                    params![json, job_state.as_str(), next_run, row.id],
+                )?;
                 ids.push(row.id);
             }
             Ok(ids)
@@ -336,7 +331,7 @@ pub(crate) fn parse_collection(body: Value) -> Result<JobCollectionDefinition> {
 /// Plan rules (spec §4): one Free collection per subscription; a Free collection holds at most
 /// 5 jobs, none running more often than hourly, none with outbound authentication.
 pub(crate) fn check_collection(
-    tx: &Transaction<'_>,
+    tx: &Db<'_>,
     key: &CollectionKey,
     existing: Option<i64>,
     def: &JobCollectionDefinition,
@@ -345,9 +340,15 @@ pub(crate) fn check_collection(
     if l.sku != SkuName::Free {
         return Ok(());
     }
+    let sku = match tx.dialect() {
+        Dialect::Sqlite => "json_extract(definition, '$.properties.sku.name')",
+        Dialect::Postgres => "(definition::jsonb #>> '{properties,sku,name}')",
+    };
     let other_free: i64 = tx.query_row(
-        "SELECT count(*) FROM collections WHERE subscription = ?1 AND id IS NOT ?2
-         AND json_extract(definition, '$.properties.sku.name') = 'Free'",
+        &format!(
+            "SELECT count(*) FROM collections WHERE subscription = ?1 AND id IS DISTINCT FROM ?2
+             AND {sku} = 'Free'"
+        ),
         params![key.subscription, existing],
         |r| r.get(0),
     )?;

@@ -19,7 +19,7 @@ use crate::rows::{count_jobs, load_collection, load_job};
 use crate::time::to_ms;
 use kairos_core::model::JobCollectionDefinition;
 use kairos_core::ValidationErrors;
-use rusqlite::params;
+use crate::params;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -330,11 +330,11 @@ impl Engine {
                             refused = Some(e);
                             return Err(EngineError::conflict("import refused"));
                         }
-                        tx.execute(
-                            "INSERT INTO collections (subscription, resource_group, name, definition, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                        tx.query_row(
+                            "INSERT INTO collections (subscription, resource_group, name, definition, created_at) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
                             params![c.key.subscription, c.key.resource_group, c.key.name, collection.json, to_ms(now)],
-                        )?;
-                        tx.last_insert_rowid()
+                            |r| r.get(0),
+                        )?
                     }
                 };
                 let limits = limits(definition);

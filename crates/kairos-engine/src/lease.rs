@@ -11,7 +11,8 @@
 use crate::error::Result;
 use crate::liveness::{lock_dir, owner_liveness, Liveness, OwnerLock};
 use crate::store::Store;
-use rusqlite::{params, Connection, OptionalExtension};
+use crate::db::Db;
+use crate::params;
 use std::path::PathBuf;
 
 /// How long a lease lasts without renewal, and how often the holder renews it. Long, so an idle
@@ -76,16 +77,14 @@ struct Current {
     expires_at: i64,
 }
 
-fn current(conn: &Connection) -> rusqlite::Result<Option<Current>> {
-    conn.prepare_cached("SELECT owner, epoch, expires_at FROM runner_lease WHERE id = 1")?
-        .query_row([], |r| {
+fn current(conn: &Db<'_>) -> crate::error::Result<Option<Current>> {
+    conn.query_opt("SELECT owner, epoch, expires_at FROM runner_lease WHERE id = 1", params![], |r| {
             Ok(Current {
                 owner: r.get(0)?,
                 epoch: r.get(1)?,
                 expires_at: r.get(2)?,
             })
         })
-        .optional()
 }
 
 /// Take or renew the lease for `owner`: `Some` when `owner` holds it afterwards, `None` when
@@ -127,12 +126,9 @@ pub fn acquire(store: &Store, owner: &Owner, now_ms: i64) -> Result<Option<Held>
             }
             Some(_) => return Ok(None),
         };
-        tx.prepare_cached(
-            "INSERT INTO runner_lease (id, owner, pid, host, expires_at, epoch) VALUES (1, ?1, ?2, '', ?3, ?4)
+        tx.execute("INSERT INTO runner_lease (id, owner, pid, host, expires_at, epoch) VALUES (1, ?1, ?2, '', ?3, ?4)
              ON CONFLICT(id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, host = excluded.host,
-             expires_at = excluded.expires_at, epoch = excluded.epoch",
-        )?
-        .execute(params![
+             expires_at = excluded.expires_at, epoch = excluded.epoch", params![
             owner.id,
             std::process::id(),
             now_ms + LEASE_TTL_MS,
@@ -166,11 +162,8 @@ pub fn release(store: &Store, owner: &Owner) -> Result<()> {
 /// owners (an older Kairos) count as ended. Returns how many attempts were handed back.
 pub fn release_dead_claims(store: &Store, owner: &Owner) -> Result<usize> {
     let others: Vec<Option<String>> = store.read(|conn| {
-        let mut stmt = conn.prepare_cached(
-            "SELECT DISTINCT claim_owner FROM attempts WHERE claimed = 1 AND claim_owner IS NOT ?1",
-        )?;
-        let rows = stmt.query_map(params![owner.id], |r| r.get(0))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let rows = conn.query_map("SELECT DISTINCT claim_owner FROM attempts WHERE claimed = 1 AND claim_owner IS DISTINCT FROM ?1", params![owner.id], |r| r.get(0))?;
+        Ok(rows)
     })?;
     let dead: Vec<&Option<String>> = others
         .iter()
@@ -240,8 +233,8 @@ mod tests {
         let expires = |store: &Store| {
             store
                 .read(|c| {
-                    Ok(c.query_row("SELECT expires_at FROM runner_lease", [], |r| {
-                        r.get::<_, i64>(0)
+                    Ok(c.query_row("SELECT expires_at FROM runner_lease", params![], |r| {
+                        r.get::<i64>(0)
                     })?)
                 })
                 .unwrap()
@@ -300,11 +293,8 @@ mod tests {
         assert_eq!(release_dead_claims(&store, &me).unwrap(), 1);
         let claimed: Vec<String> = store
             .read(|c| {
-                let mut s = c.prepare(
-                    "SELECT claim_owner FROM attempts WHERE claimed = 1 ORDER BY scheduled_time",
-                )?;
-                let rows = s.query_map([], |r| r.get(0))?;
-                Ok(rows.collect::<rusqlite::Result<_>>()?)
+                let rows = c.query_map("SELECT claim_owner FROM attempts WHERE claimed = 1 ORDER BY scheduled_time", params![], |r| r.get(0))?;
+                Ok(rows)
             })
             .unwrap();
         assert_eq!(

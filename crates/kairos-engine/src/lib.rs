@@ -9,6 +9,7 @@ pub mod changes;
 pub mod classic;
 pub mod clock;
 pub mod collections;
+pub mod db;
 pub mod engine;
 pub mod error;
 pub mod export;

@@ -3,11 +3,11 @@
 //! The plan's limits are the defaults when a collection sets no quota. On a desktop nobody is
 //! billed, so an explicit `quota` may go above them (docs/semantics.md).
 
+use crate::db::Db;
 use crate::error::{EngineError, Result};
 use crate::rows::count_jobs;
 use kairos_core::model::{JobCollectionDefinition, RecurrenceFrequency, SkuName};
 use kairos_core::valid::{Action, ActionKind, Recurrence, ValidJob};
-use rusqlite::Connection;
 
 /// Minutes in one unit of a frequency (a month counts as 30 days, a year as 365).
 pub fn unit_minutes(f: RecurrenceFrequency) -> u64 {
@@ -108,7 +108,7 @@ pub fn shortest_gap_minutes(r: &Recurrence) -> u64 {
 /// Quotas (spec §3, §4): job count and recurrence frequency give 409; so does outbound
 /// authentication on a Free collection.
 pub(crate) fn check_job_quota(
-    conn: &Connection,
+    conn: &Db<'_>,
     collection_id: i64,
     collection: &JobCollectionDefinition,
     is_new: bool,

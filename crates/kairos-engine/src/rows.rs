@@ -4,7 +4,8 @@
 use crate::error::{EngineError, Result};
 use crate::keys::{CollectionKey, JobKey};
 use kairos_core::model::JobState;
-use rusqlite::{params, Connection, OptionalExtension};
+use crate::db::Db;
+use crate::params;
 
 #[derive(Debug, Clone)]
 pub(crate) struct JobRow {
@@ -52,7 +53,7 @@ pub(crate) const JOB_COLUMNS: &str =
     "id, name, properties, state, series_anchor, series_runs, next_run, repeat_count, \
      execution_count, failure_count, faulted_count, last_execution, version";
 
-pub(crate) fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
+pub(crate) fn job_from_row(r: &crate::db::Row<'_>) -> crate::error::Result<JobRow> {
     let state: String = r.get(3)?;
     Ok(JobRow {
         id: r.get(0)?,
@@ -72,64 +73,57 @@ pub(crate) fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
 }
 
 pub(crate) fn load_job(
-    conn: &Connection,
+    conn: &Db<'_>,
     collection_id: i64,
     name: &str,
 ) -> Result<Option<JobRow>> {
     Ok(conn
-        .query_row(
+        .query_opt(
             &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 AND name = ?2"),
             params![collection_id, name],
             job_from_row,
-        )
-        .optional()?)
+        )?)
 }
 
 /// The jobs of a collection that have not finished (Enabled or Disabled).
-pub(crate) fn unfinished_jobs(conn: &Connection, collection_id: i64) -> Result<Vec<JobRow>> {
-    let mut stmt = conn.prepare(&format!(
+pub(crate) fn unfinished_jobs(conn: &Db<'_>, collection_id: i64) -> Result<Vec<JobRow>> {
+    let rows = conn.query_map(&format!(
         "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 AND state IN ('Enabled', 'Disabled')"
-    ))?;
-    let rows = stmt
-        .query_map(params![collection_id], job_from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    ), params![collection_id], job_from_row)?;
     Ok(rows)
 }
 
 /// How many jobs the collection holds: the count the triggers keep (migration 7).
-pub(crate) fn count_jobs(conn: &Connection, collection_id: i64) -> Result<i64> {
+pub(crate) fn count_jobs(conn: &Db<'_>, collection_id: i64) -> Result<i64> {
     Ok(conn
-        .query_row(
+        .query_opt(
             "SELECT job_count FROM collections WHERE id = ?1",
             params![collection_id],
             |r| r.get(0),
-        )
-        .optional()?
+        )?
         .unwrap_or(0))
 }
 
-pub(crate) fn collection_id(conn: &Connection, key: &CollectionKey) -> Result<Option<i64>> {
+pub(crate) fn collection_id(conn: &Db<'_>, key: &CollectionKey) -> Result<Option<i64>> {
     Ok(conn
-        .query_row(
+        .query_opt(
             "SELECT id FROM collections WHERE subscription = ?1 AND resource_group = ?2 AND name = ?3",
             params![key.subscription, key.resource_group, key.name],
             |r| r.get(0),
-        )
-        .optional()?)
+        )?)
 }
 
 /// The collection's id and stored definition (JSON text).
 pub(crate) fn load_collection(
-    conn: &Connection,
+    conn: &Db<'_>,
     key: &CollectionKey,
 ) -> Result<Option<(i64, String)>> {
     Ok(conn
-        .query_row(
+        .query_opt(
             "SELECT id, definition FROM collections WHERE subscription = ?1 AND resource_group = ?2 AND name = ?3",
             params![key.subscription, key.resource_group, key.name],
             |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?)
+        )?)
 }
 
 pub(crate) fn collection_not_found(key: &CollectionKey) -> EngineError {
@@ -147,12 +141,12 @@ pub(crate) fn job_not_found(key: &JobKey) -> EngineError {
 }
 
 /// The collection's id, or 404.
-pub(crate) fn require_collection(conn: &Connection, key: &CollectionKey) -> Result<i64> {
+pub(crate) fn require_collection(conn: &Db<'_>, key: &CollectionKey) -> Result<i64> {
     collection_id(conn, key)?.ok_or_else(|| collection_not_found(key))
 }
 
 /// The job's row, or 404 (for the job or its collection).
-pub(crate) fn require_job(conn: &Connection, key: &JobKey) -> Result<JobRow> {
+pub(crate) fn require_job(conn: &Db<'_>, key: &JobKey) -> Result<JobRow> {
     let collection_id = require_collection(conn, &key.collection)?;
     load_job(conn, collection_id, &key.name)?.ok_or_else(|| job_not_found(key))
 }

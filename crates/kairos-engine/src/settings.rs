@@ -4,7 +4,7 @@
 
 use crate::engine::Engine;
 use crate::error::Result;
-use rusqlite::{params, OptionalExtension};
+use crate::params;
 use std::collections::BTreeMap;
 
 /// "true": a job without an error action raises a desktop notification when an occurrence
@@ -18,9 +18,7 @@ impl Engine {
     pub fn setting(&self, key: &str) -> Result<Option<String>> {
         self.inner.store.read(|conn| {
             Ok(conn
-                .prepare_cached("SELECT value FROM settings WHERE key = ?1")?
-                .query_row(params![key], |r| r.get(0))
-                .optional()?)
+                .query_opt("SELECT value FROM settings WHERE key = ?1", params![key], |r| r.get(0))?)
         })
     }
 
@@ -37,9 +35,8 @@ impl Engine {
 
     pub fn settings(&self) -> Result<BTreeMap<String, String>> {
         self.inner.store.read(|conn| {
-            let mut stmt = conn.prepare_cached("SELECT key, value FROM settings")?;
-            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
+            let rows = conn.query_map("SELECT key, value FROM settings", params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(rows.into_iter().collect())
         })
     }
 

@@ -16,7 +16,7 @@ use crate::jobs::present_job;
 use crate::keys::CollectionKey;
 use crate::rows::{job_from_row, require_collection, JOB_COLUMNS};
 use kairos_core::model::JobState;
-use rusqlite::params;
+use crate::params;
 use serde_json::Value;
 
 /// A collection as an export holds it.
@@ -53,12 +53,9 @@ impl Engine {
         let definition = self.get_collection(key)?;
         let rows = self.inner.store.read(|conn| {
             let id = require_collection(conn, key)?;
-            let mut stmt = conn.prepare(&format!(
+            let rows = conn.query_map(&format!(
                 "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 ORDER BY name"
-            ))?;
-            let rows = stmt
-                .query_map(params![id], job_from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+            ), params![id], job_from_row)?;
             rows.into_iter()
                 .map(|row| Ok((present_job(conn, key, &row)?, row)))
                 .collect::<Result<Vec<_>>>()

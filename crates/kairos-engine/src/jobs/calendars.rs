@@ -9,7 +9,8 @@ use crate::time::from_ms;
 use chrono::{DateTime, Utc};
 use kairos_core::model::{find_calendar, JobState, NamedCalendars};
 use kairos_core::validate::truncate_to_second;
-use rusqlite::{params, Transaction};
+use crate::db::Db;
+use crate::params;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -80,15 +81,12 @@ pub(crate) fn resolve_calendars(
 /// the new calendars hold for what is in the database). Each changed job gets a new version, so
 /// the runner recompiles it. Returns the ids of the jobs changed.
 pub(crate) fn apply_calendars(
-    tx: &Transaction<'_>,
+    tx: &Db<'_>,
     collection_id: i64,
     calendars: &NamedCalendars,
     mut resolution: Resolution,
     now: DateTime<Utc>,
 ) -> Result<Vec<i64>> {
-    let mut update = tx.prepare(
-        "UPDATE jobs SET properties = ?1, next_run = ?2, version = version + 1 WHERE id = ?3",
-    )?;
     let mut changed = Vec::new();
     for row in unfinished_jobs(tx, collection_id)? {
         let computed = match resolution.rows.remove(&row.id) {
@@ -96,7 +94,10 @@ pub(crate) fn apply_calendars(
             _ => resolve(&row, calendars, now)?,
         };
         if let Some((json, next_run)) = computed {
-            update.execute(params![json, next_run, row.id])?;
+            tx.execute(
+                "UPDATE jobs SET properties = ?1, next_run = ?2, version = version + 1 WHERE id = ?3",
+                params![json, next_run, row.id],
+            )?;
             changed.push(row.id);
         }
     }

@@ -11,7 +11,8 @@ use chrono::{DateTime, Utc};
 use kairos_core::model::{
     JobExecutionStatus, JobHistoryActionName, JobHistoryDefinition, JobHistoryProperties,
 };
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use crate::db::Db;
+use crate::params;
 
 use super::Page;
 
@@ -79,12 +80,8 @@ impl Engine {
         let now = to_ms(self.clock().now());
         self.inner.store.read(|conn| {
             let job = require_job(conn, key)?;
-            let mut stmt = conn.prepare_cached(
-                "SELECT scheduled_time, repeat_count, action_name, retry_count, due_at FROM attempts
-                 WHERE job_id = ?1 AND claimed = 1 AND due_at <= ?2 ORDER BY due_at, id",
-            )?;
-            let rows = stmt
-                .query_map(params![job.id, now], |r| {
+            let rows = conn.query_map("SELECT scheduled_time, repeat_count, action_name, retry_count, due_at FROM attempts
+                 WHERE job_id = ?1 AND claimed = 1 AND due_at <= ?2 ORDER BY due_at, id", params![job.id, now], |r| {
                     let action: String = r.get(2)?;
                     Ok(RunningAttempt {
                         scheduled_time: from_ms(r.get(0)?),
@@ -94,8 +91,7 @@ impl Engine {
                         retry_count: r.get(3)?,
                         since: from_ms(r.get(4)?),
                     })
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                })?;
             Ok(rows)
         })
     }
@@ -124,7 +120,7 @@ fn bind(filter: &HistoryFilter) -> Bound {
 }
 
 pub(super) fn list(
-    conn: &Connection,
+    conn: &Db<'_>,
     key: &JobKey,
     filter: &HistoryFilter,
     skip: usize,
@@ -132,16 +128,10 @@ pub(super) fn list(
 ) -> Result<Page<JobHistoryDefinition>> {
     let job = require_job(conn, key)?;
     let (status, from, to, text) = bind(filter);
-    let mut stmt = conn.prepare_cached(&format!(
+    let records = conn.query_map(&format!(
         "SELECT id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count
          FROM history WHERE {FILTERED} ORDER BY id DESC LIMIT ?6 OFFSET ?7"
-    ))?;
-    let records = stmt
-        .query_map(
-            params![job.id, status, from, to, text, top as i64 + 1, skip as i64],
-            |r| record(key, r),
-        )?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    ), params![job.id, status, from, to, text, top as i64 + 1, skip as i64], |r| record(key, r))?;
     let more = records.len() > top;
     Ok(Page {
         items: records.into_iter().take(top).collect(),
@@ -149,7 +139,7 @@ pub(super) fn list(
     })
 }
 
-fn record(key: &JobKey, r: &Row<'_>) -> rusqlite::Result<JobHistoryDefinition> {
+fn record(key: &JobKey, r: &crate::db::Row<'_>) -> crate::error::Result<JobHistoryDefinition> {
     let id: i64 = r.get(0)?;
     let action: String = r.get(4)?;
     let status: String = r.get(5)?;
@@ -197,7 +187,7 @@ impl Engine {
             let (status, from, to, text) = bind(filter);
             // Two short queries: as one join, SQLite re-ran the inner search for every record.
             let run: Option<(i64, i64)> = conn
-                .query_row(
+                .query_opt(
                     &format!(
                         "SELECT expected_time, repeat_count FROM history
                          WHERE {FILTERED} AND start_time BETWEEN ?6 - 999 AND ?6 + 999
@@ -205,8 +195,7 @@ impl Engine {
                     ),
                     params![job.id, status, from, to, text, at],
                     |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()?;
+                )?;
             let Some((expected, repeat)) = run else {
                 return Ok(None);
             };

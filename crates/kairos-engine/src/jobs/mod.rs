@@ -22,7 +22,8 @@ use kairos_core::document::from_value_at;
 use kairos_core::model::{
     JobDefinition, JobExecutionStatus, JobHistoryDefinition, JobProperties, JobState, JobStatus,
 };
-use rusqlite::{params, Connection};
+use crate::db::Db;
+use crate::params;
 use std::sync::Arc;
 
 pub use crate::outcome::Page;
@@ -58,13 +59,10 @@ impl Engine {
     ) -> Result<Page<JobDefinition>> {
         self.inner.store.read(|conn| {
             let collection_id = require_collection(conn, key)?;
-            let mut stmt = conn.prepare(&format!(
+            let rows = conn.query_map(&format!(
                 "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 AND (?2 IS NULL OR state = ?2)
                  ORDER BY name LIMIT ?3 OFFSET ?4"
-            ))?;
-            let rows = stmt
-                .query_map(params![collection_id, state.map(|s| s.as_str()), top as i64 + 1, skip as i64], job_from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+            ), params![collection_id, state.map(|s| s.as_str()), top as i64 + 1, skip as i64], job_from_row)?;
             let more = rows.len() > top;
             let items = rows.iter().take(top).map(|row| present_job(conn, key, row)).collect::<Result<Vec<_>>>()?;
             Ok(Page { items, more })
@@ -99,15 +97,12 @@ impl Engine {
 
 /// Every job of a collection, compiled (for plan checks).
 pub(crate) fn load_job_plans(
-    conn: &Connection,
+    conn: &Db<'_>,
     collection_id: i64,
 ) -> Result<Vec<(String, Arc<JobPlan>)>> {
-    let mut stmt = conn.prepare(&format!(
+    let rows = conn.query_map(&format!(
         "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1"
-    ))?;
-    let rows = stmt
-        .query_map(params![collection_id], job_from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    ), params![collection_id], job_from_row)?;
     rows.into_iter()
         .map(|row| {
             Ok((
@@ -120,7 +115,7 @@ pub(crate) fn load_job_plans(
 
 /// The job as the API returns it: secrets dropped by serialization, state and status from the row.
 pub(crate) fn present_job(
-    conn: &Connection,
+    conn: &Db<'_>,
     collection: &CollectionKey,
     row: &JobRow,
 ) -> Result<JobDefinition> {

@@ -3,6 +3,7 @@
 use super::calendars::set_resolved_calendars;
 use super::series::{first_run, schedule_of};
 use super::JobRow;
+use crate::db::Db;
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
 use crate::keys::{check_name, JobKey};
@@ -18,7 +19,7 @@ use kairos_core::model::{JobCollectionDefinition, JobDefinition, JobProperties, 
 use kairos_core::valid::ValidJob;
 use kairos_core::validate::{truncate_to_second, validate_job_with};
 use kairos_core::ValidationErrors;
-use rusqlite::params;
+use crate::params;
 use serde_json::Value;
 
 impl Engine {
@@ -213,7 +214,7 @@ impl Engine {
 
 /// Insert or update the job's row with `p`; (created, row id, new version).
 pub(crate) fn write_row(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Db<'_>,
     collection_id: i64,
     name: &str,
     current: Option<&JobRow>,
@@ -221,20 +222,18 @@ pub(crate) fn write_row(
 ) -> Result<(bool, i64, i64)> {
     Ok(match current {
         Some(row) => {
-            tx.prepare_cached(
-                "UPDATE jobs SET properties = ?1, state = ?2, series_anchor = ?3, series_runs = ?4, next_run = ?5,
-                 finished_at = ?6, version = version + 1 WHERE id = ?7",
-            )?
-            .execute(params![p.json, p.state.as_str(), p.anchor, p.runs, p.next_run, p.finished_at, row.id])?;
+            tx.execute("UPDATE jobs SET properties = ?1, state = ?2, series_anchor = ?3, series_runs = ?4, next_run = ?5,
+                 finished_at = ?6, version = version + 1 WHERE id = ?7", params![p.json, p.state.as_str(), p.anchor, p.runs, p.next_run, p.finished_at, row.id])?;
             (false, row.id, row.version + 1)
         }
         None => {
-            tx.prepare_cached(
+            let id = tx.query_row(
                 "INSERT INTO jobs (collection_id, name, properties, state, series_anchor, series_runs, next_run, finished_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)",
-            )?
-            .execute(params![collection_id, name, p.json, p.state.as_str(), p.anchor, p.next_run, p.finished_at])?;
-            (true, tx.last_insert_rowid(), 0)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7) RETURNING id",
+                params![collection_id, name, p.json, p.state.as_str(), p.anchor, p.next_run, p.finished_at],
+                |r| r.get(0),
+            )?;
+            (true, id, 0)
         }
     })
 }

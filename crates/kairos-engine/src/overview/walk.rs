@@ -7,6 +7,7 @@
 //! from cached plans, so the database is held only as long as reading takes.
 
 use super::{BusyMinute, OverviewJob, OverviewQuery, RunKind, BUSY_MINUTE_JOBS};
+use crate::params;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::keys::CollectionKey;
@@ -63,27 +64,19 @@ impl Engine {
         let (rows, history) = self.inner.store.read(|conn| {
             // The job's columns first, so `job_from_row` reads them where it expects them.
             let columns = JOB_COLUMNS.split(", ").map(|c| format!("j.{c}")).collect::<Vec<_>>();
-            let mut stmt = conn.prepare(&format!(
+            let n = columns.len();
+            let rows = conn.query_map(&format!(
                 "SELECT {}, c.subscription, c.resource_group, c.name FROM jobs j JOIN collections c ON c.id = j.collection_id
                  ORDER BY c.name, j.name",
                 columns.join(", ")
-            ))?;
-            let n = columns.len();
-            let rows = stmt
-                .query_map([], |r| {
-                    let key = CollectionKey::new(r.get::<_, String>(n)?, r.get::<_, String>(n + 1)?, r.get::<_, String>(n + 2)?);
+            ), params![], |r| {
+                    let key = CollectionKey::new(r.get::<String>(n)?, r.get::<String>(n + 1)?, r.get::<String>(n + 2)?);
                     Ok((key, job_from_row(r)?))
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            let mut stmt = conn.prepare(
-                "SELECT job_id, start_time, status, action_name FROM history
-                 WHERE end_time >= ?1 AND end_time < ?2 AND start_time < ?2 ORDER BY start_time",
-            )?;
-            let history = stmt
-                .query_map([to_ms(query.from), to_ms(query.to)], |r| {
-                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                })?;
+            let history = conn.query_map("SELECT job_id, start_time, status, action_name FROM history
+                 WHERE end_time >= ?1 AND end_time < ?2 AND start_time < ?2 ORDER BY start_time", params![to_ms(query.from), to_ms(query.to)], |r| {
+                    Ok((r.get::<i64>(0)?, r.get::<i64>(1)?, r.get::<String>(2)?, r.get::<String>(3)?))
+                })?;
             Ok((rows, history))
         })?;
         let wanted = |key: &CollectionKey| {

@@ -3,6 +3,7 @@
 //! attempt that stays claimed forever.
 
 use super::record::Finished;
+use crate::params;
 use crate::actions::{AttemptContext, Outcome};
 use crate::engine::Engine;
 use crate::error::Result;
@@ -10,7 +11,6 @@ use crate::lease::Owner;
 use crate::plan::JobPlan;
 use crate::time::{from_ms, to_ms};
 use kairos_core::valid::{Action, Retry};
-use rusqlite::OptionalExtension;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
@@ -133,13 +133,12 @@ impl Engine {
     fn main_failure(&self, attempt: &Attempt) -> Result<Option<String>> {
         self.inner.store.read(|conn| {
             Ok(conn
-                .query_row(
+                .query_opt(
                     "SELECT message FROM history WHERE job_id = ?1 AND expected_time = ?2 AND action_name = 'MainAction'
                      AND status = 'Failed' ORDER BY id DESC LIMIT 1",
-                    rusqlite::params![attempt.job_id, attempt.scheduled_time],
+                    params![attempt.job_id, attempt.scheduled_time],
                     |r| r.get(0),
-                )
-                .optional()?)
+                )?)
         })
     }
 
@@ -152,10 +151,9 @@ impl Engine {
                     .store
                     .read(|conn| {
                         Ok(conn
-                            .query_row("SELECT value FROM meta WHERE key = 'databaseId'", [], |r| {
-                                r.get::<_, String>(0)
-                            })
-                            .optional()?)
+                            .query_opt("SELECT value FROM meta WHERE key = 'databaseId'", params![], |r| {
+                                r.get::<String>(0)
+                            })?)
                     })
                     .ok()
                     .flatten()

@@ -6,7 +6,7 @@ use super::CLAIM_BATCH;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::lease::Owner;
-use rusqlite::params;
+use crate::params;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -20,23 +20,20 @@ impl Engine {
         epoch: i64,
     ) -> Result<Vec<Attempt>> {
         self.inner.store.write(|tx| {
-            let mut select = tx.prepare_cached(
-                "SELECT a.id, a.job_id, a.scheduled_time, a.repeat_count, a.action_name, a.retry_count, a.is_last,
+            let mut jobs: HashMap<i64, Arc<ClaimedJob>> = HashMap::new();
+            let rows = tx.query_map("SELECT a.id, a.job_id, a.scheduled_time, a.repeat_count, a.action_name, a.retry_count, a.is_last,
                         a.due_at, j.name, c.name, j.properties, j.version, j.series_anchor
                  FROM attempts a JOIN jobs j ON j.id = a.job_id JOIN collections c ON c.id = j.collection_id
-                 WHERE a.claimed = 0 AND a.due_at <= ?1 ORDER BY a.due_at LIMIT ?2",
-            )?;
-            let mut jobs: HashMap<i64, Arc<ClaimedJob>> = HashMap::new();
-            let rows = select.query_map(params![horizon_ms, CLAIM_BATCH], |r| {
+                 WHERE a.claimed = 0 AND a.due_at <= ?1 ORDER BY a.due_at LIMIT ?2", params![horizon_ms, CLAIM_BATCH], |r| {
                 Ok((
-                    (r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?),
-                    (r.get::<_, String>(4)? == "ErrorAction", r.get::<_, i64>(5)?, r.get::<_, bool>(6)?, r.get::<_, i64>(7)?),
-                    (r.get::<_, String>(8)?, r.get::<_, String>(9)?, r.get::<_, String>(10)?, r.get::<_, i64>(11)?, r.get::<_, i64>(12)?),
+                    (r.get::<i64>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?, r.get::<i64>(3)?),
+                    (r.get::<String>(4)? == "ErrorAction", r.get::<i64>(5)?, r.get::<bool>(6)?, r.get::<i64>(7)?),
+                    (r.get::<String>(8)?, r.get::<String>(9)?, r.get::<String>(10)?, r.get::<i64>(11)?, r.get::<i64>(12)?),
                 ))
             })?;
             let mut attempts = Vec::new();
             for row in rows {
-                let ((id, job_id, scheduled_time, repeat_count), (error_action, retry_count, is_last, due_at), job) = row?;
+                let ((id, job_id, scheduled_time, repeat_count), (error_action, retry_count, is_last, due_at), job) = row;
                 let job = jobs
                     .entry(job_id)
                     .or_insert_with(|| {
@@ -47,11 +44,8 @@ impl Engine {
                 attempts.push(Attempt { id, job_id, scheduled_time, repeat_count, error_action, retry_count, is_last, due_at, job });
             }
             let ids = serde_json::Value::from(attempts.iter().map(|a| a.id).collect::<Vec<_>>()).to_string();
-            tx.prepare_cached(
-                "UPDATE attempts SET claimed = 1, claim_owner = ?2, claim_epoch = ?3
-                 WHERE id IN (SELECT value FROM json_each(?1))",
-            )?
-            .execute(params![ids, owner.id, epoch])?;
+            tx.execute("UPDATE attempts SET claimed = 1, claim_owner = ?2, claim_epoch = ?3
+                 WHERE id IN (SELECT value FROM json_each(?1))", params![ids, owner.id, epoch])?;
             Ok(attempts)
         })
     }
@@ -60,13 +54,11 @@ impl Engine {
     pub(super) fn next_due(&self) -> Result<Option<i64>> {
         self.inner.store.read(|conn| {
             let job: Option<i64> = conn.query_row(
-                "SELECT min(next_run) FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL",
-                [],
+                "SELECT min(next_run) FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL", params![],
                 |r| r.get(0),
             )?;
             let attempt: Option<i64> = conn.query_row(
-                "SELECT min(due_at) FROM attempts WHERE claimed = 0",
-                [],
+                "SELECT min(due_at) FROM attempts WHERE claimed = 0", params![],
                 |r| r.get(0),
             )?;
             Ok([job, attempt].into_iter().flatten().min())
@@ -82,12 +74,9 @@ impl Engine {
             // One read for both questions: it runs once per attempt, in bursts of thousands.
             let (ours, holds) = self.inner.store.read(|conn| {
                 Ok(conn
-                    .prepare_cached(
-                        "SELECT EXISTS (SELECT 1 FROM attempts WHERE id = ?1 AND job_id = ?2 AND claimed = 1 AND claim_owner = ?3),
-                                EXISTS (SELECT 1 FROM runner_lease WHERE id = 1 AND owner = ?3)",
-                    )?
-                    .query_row(params![attempt.id, attempt.job_id, owner.id], |r| {
-                        Ok((r.get::<_, bool>(0)?, r.get::<_, bool>(1)?))
+                    .query_row("SELECT EXISTS (SELECT 1 FROM attempts WHERE id = ?1 AND job_id = ?2 AND claimed = 1 AND claim_owner = ?3),
+                                EXISTS (SELECT 1 FROM runner_lease WHERE id = 1 AND owner = ?3)", params![attempt.id, attempt.job_id, owner.id], |r| {
+                        Ok((r.get::<bool>(0)?, r.get::<bool>(1)?))
                     })?)
             })?;
             if !ours {
@@ -101,11 +90,8 @@ impl Engine {
                 "another runner holds the lease now: the attempt is left to it"
             );
             self.inner.store.write(|tx| {
-                tx.prepare_cached(
-                    "UPDATE attempts SET claimed = 0, claim_owner = NULL, claim_epoch = NULL
-                     WHERE id = ?1 AND claim_owner = ?2",
-                )?
-                .execute(params![attempt.id, owner.id])?;
+                tx.execute("UPDATE attempts SET claimed = 0, claim_owner = NULL, claim_epoch = NULL
+                     WHERE id = ?1 AND claim_owner = ?2", params![attempt.id, owner.id])?;
                 Ok(false)
             })
         };

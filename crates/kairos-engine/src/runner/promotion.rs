@@ -8,13 +8,14 @@
 
 use super::record::prune_history;
 use super::{PROMOTE_BATCH, QUEUED_DUE};
+use crate::db::Db;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::promote::{self, MissReason, Promotion};
 use crate::rows::{job_from_row, JobRow, JOB_COLUMNS};
 use crate::time::{from_ms, to_ms};
 use chrono::{DateTime, Utc};
-use rusqlite::params;
+use crate::params;
 use std::collections::HashSet;
 
 /// What happens to one due job.
@@ -35,18 +36,23 @@ impl Engine {
     ) -> Result<()> {
         loop {
             let (rows, busy) = self.inner.store.read(|conn| {
-                let rows = conn
-                    .prepare_cached(&format!(
+                let rows = conn.query_map(
+                    &format!(
                         "SELECT {JOB_COLUMNS} FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL AND next_run <= ?1
                          ORDER BY next_run LIMIT ?2"
-                    ))?
-                    .query_map(params![horizon_ms, PROMOTE_BATCH], job_from_row)?
-                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                    ),
+                    params![horizon_ms, PROMOTE_BATCH],
+                    job_from_row,
+                )?;
                 let ids = serde_json::Value::from(rows.iter().map(|r| r.id).collect::<Vec<_>>()).to_string();
-                let busy = conn
-                    .prepare_cached("SELECT DISTINCT job_id FROM attempts WHERE job_id IN (SELECT value FROM json_each(?1))")?
-                    .query_map(params![ids], |r| r.get::<_, i64>(0))?
-                    .collect::<rusqlite::Result<HashSet<_>>>()?;
+                let busy: HashSet<i64> = conn
+                    .query_map(
+                        "SELECT DISTINCT job_id FROM attempts WHERE job_id IN (SELECT value FROM json_each(?1))",
+                        params![ids],
+                        |r| r.get::<i64>(0),
+                    )?
+                    .into_iter()
+                    .collect();
                 Ok((rows, busy))
             })?;
             let decisions: Vec<(JobRow, Decision)> = rows
@@ -111,7 +117,7 @@ impl Engine {
 
 /// Write one decision if the job is still as it was read. True when it was applied.
 fn apply(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Db<'_>,
     row: &JobRow,
     decision: &Decision,
     now_ms: i64,
@@ -120,17 +126,11 @@ fn apply(
         Decision::Promote(p) => p,
         Decision::Broken(reason) => {
             let changed = tx
-                .prepare_cached(
-                    "UPDATE jobs SET state = 'Faulted', next_run = NULL, finished_at = ?1, faulted_count = faulted_count + 1,
-                     version = version + 1 WHERE id = ?2 AND version = ?3 AND next_run IS ?4 AND state = 'Enabled'",
-                )?
-                .execute(params![now_ms, row.id, row.version, row.next_run])?;
+                .execute("UPDATE jobs SET state = 'Faulted', next_run = NULL, finished_at = ?1, faulted_count = faulted_count + 1,
+                     version = version + 1 WHERE id = ?2 AND version = ?3 AND next_run IS NOT DISTINCT FROM ?4 AND state = 'Enabled'", params![now_ms, row.id, row.version, row.next_run])?;
             if changed == 1 {
-                tx.prepare_cached(
-                    "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
-                     VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Failed', ?4, 0, ?5)",
-                )?
-                .execute(params![
+                tx.execute("INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+                     VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Failed', ?4, 0, ?5)", params![
                     row.id,
                     now_ms,
                     row.next_run.unwrap_or(now_ms),
@@ -146,13 +146,10 @@ fn apply(
     // A series with nothing left ends here when nothing runs (all skipped).
     let finished = p.next.is_none() && p.runs.is_empty();
     let changed = tx
-        .prepare_cached(
-            "UPDATE jobs SET next_run = ?1, series_runs = series_runs + ?2, repeat_count = ?3,
+        .execute("UPDATE jobs SET next_run = ?1, series_runs = series_runs + ?2, repeat_count = ?3,
              state = CASE WHEN ?4 THEN 'Completed' ELSE state END,
              finished_at = CASE WHEN ?4 THEN ?5 ELSE finished_at END
-             WHERE id = ?6 AND version = ?7 AND next_run IS ?8 AND state = 'Enabled'",
-        )?
-        .execute(params![
+             WHERE id = ?6 AND version = ?7 AND next_run IS NOT DISTINCT FROM ?8 AND state = 'Enabled'", params![
             p.next.map(to_ms),
             p.runs.len() as i64,
             repeat,
@@ -170,18 +167,12 @@ fn apply(
     for (i, (scheduled, due)) in p.runs.iter().enumerate() {
         let due = if p.queued { QUEUED_DUE } else { to_ms(*due) };
         let is_last = p.next.is_none() && i == last_index;
-        tx.prepare_cached(
-            "INSERT INTO attempts (job_id, scheduled_time, repeat_count, action_name, retry_count, due_at, is_last)
-             VALUES (?1, ?2, ?3, 'MainAction', 0, ?4, ?5)",
-        )?
-        .execute(params![row.id, to_ms(*scheduled), row.repeat_count + 1 + i as i64, due, is_last])?;
+        tx.execute("INSERT INTO attempts (job_id, scheduled_time, repeat_count, action_name, retry_count, due_at, is_last)
+             VALUES (?1, ?2, ?3, 'MainAction', 0, ?4, ?5)", params![row.id, to_ms(*scheduled), row.repeat_count + 1 + i as i64, due, is_last])?;
     }
     if let Some(postponed) = &p.postponed {
-        tx.prepare_cached(
-            "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
-             VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Postponed', ?4, 0, ?5)",
-        )?
-        .execute(params![row.id, now_ms, to_ms(postponed.first), postponed.message, repeat])?;
+        tx.execute("INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+             VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Postponed', ?4, 0, ?5)", params![row.id, now_ms, to_ms(postponed.first), postponed.message, repeat])?;
         prune_history(tx, row.id)?;
     }
     Ok(true)

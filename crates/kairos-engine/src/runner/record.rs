@@ -16,7 +16,8 @@ use crate::settings::NOTIFY_ON_FAULT;
 use crate::time::{from_ms, to_ms};
 use kairos_core::model::JobState;
 use kairos_core::valid::Retry;
-use rusqlite::{params, OptionalExtension};
+use crate::db::Db;
+use crate::params;
 use tokio::sync::{mpsc, watch};
 
 /// History kept per job (spec §10.2, §11): the last 1,000 executions (60 days: `retention`).
@@ -194,7 +195,7 @@ impl Engine {
             let mut failed = Vec::new();
             // Cached statements: a burst records thousands of results in one transaction.
             let step = |sql: &str| -> Result<()> {
-                tx.prepare_cached(sql)?.execute([])?;
+                tx.execute(sql, params![])?;
                 Ok(())
             };
             for (i, finished) in batch.iter().enumerate() {
@@ -261,21 +262,17 @@ impl Engine {
 
 /// Record one attempt's result and decide what follows (spec §7, §10). True when it scheduled
 /// more work.
-fn record_one(tx: &rusqlite::Transaction<'_>, f: &Finished) -> Result<bool> {
+fn record_one(tx: &Db<'_>, f: &Finished) -> Result<bool> {
     let attempt = &f.attempt;
     // The job may have been deleted while the attempt ran, and SQLite reuses the largest rowid
     // once it is deleted: a job created since may have the same id, and its own occurrence the
     // same attempt id. Only a row that is still this occurrence of this job takes the result.
     let still_ours = tx
-        .prepare_cached(
-            "SELECT 1 FROM attempts a JOIN jobs j ON j.id = a.job_id
-             WHERE a.id = ?1 AND a.job_id = ?2 AND a.scheduled_time = ?3 AND a.repeat_count = ?4 AND j.name = ?5",
-        )?
-        .query_row(
+        .query_opt("SELECT 1 FROM attempts a JOIN jobs j ON j.id = a.job_id
+             WHERE a.id = ?1 AND a.job_id = ?2 AND a.scheduled_time = ?3 AND a.repeat_count = ?4 AND j.name = ?5", 
             params![attempt.id, attempt.job_id, attempt.scheduled_time, attempt.repeat_count, attempt.job.name],
             |_| Ok(()),
-        )
-        .optional()?
+        )?
         .is_some();
     if !still_ours {
         return Ok(false);
@@ -288,11 +285,8 @@ fn record_one(tx: &rusqlite::Transaction<'_>, f: &Finished) -> Result<bool> {
     } else {
         "MainAction"
     };
-    tx.prepare_cached(
-        "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?
-    .execute(params![
+    tx.execute("INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", params![
         attempt.job_id,
         f.start_ms,
         f.end_ms,
@@ -305,11 +299,8 @@ fn record_one(tx: &rusqlite::Transaction<'_>, f: &Finished) -> Result<bool> {
     ])?;
     prune_history(tx, attempt.job_id)?;
     if !attempt.error_action {
-        tx.prepare_cached(
-            "UPDATE jobs SET execution_count = execution_count + 1, failure_count = failure_count + ?1,
-             last_execution = ?2 WHERE id = ?3",
-        )?
-        .execute(params![i64::from(!f.success()), f.start_ms, attempt.job_id])?;
+        tx.execute("UPDATE jobs SET execution_count = execution_count + 1, failure_count = failure_count + ?1,
+             last_execution = ?2 WHERE id = ?3", params![i64::from(!f.success()), f.start_ms, attempt.job_id])?;
     }
     let next_retry = u32::try_from(attempt.retry_count + 1)
         .ok()
@@ -317,23 +308,16 @@ fn record_one(tx: &rusqlite::Transaction<'_>, f: &Finished) -> Result<bool> {
     match (outcome.success, next_retry) {
         (false, Some(delay)) => {
             let due = f.end_ms.saturating_add(delay.as_millis() as i64);
-            tx.prepare_cached(
-                "UPDATE attempts SET retry_count = retry_count + 1, due_at = ?1, claimed = 0, claim_owner = NULL,
-                 claim_epoch = NULL WHERE id = ?2",
-            )?
-            .execute(params![due, attempt.id])?;
+            tx.execute("UPDATE attempts SET retry_count = retry_count + 1, due_at = ?1, claimed = 0, claim_owner = NULL,
+                 claim_epoch = NULL WHERE id = ?2", params![due, attempt.id])?;
             Ok(true)
         }
         (false, _) if !attempt.error_action => {
             // The occurrence faulted: retries exhausted (or none allowed).
-            tx.prepare_cached("UPDATE jobs SET faulted_count = faulted_count + 1 WHERE id = ?1")?
-                .execute(params![attempt.job_id])?;
+            tx.execute("UPDATE jobs SET faulted_count = faulted_count + 1 WHERE id = ?1", params![attempt.job_id])?;
             if f.has_error_action {
-                tx.prepare_cached(
-                    "UPDATE attempts SET action_name = 'ErrorAction', retry_count = 0, due_at = ?1, claimed = 0,
-                     claim_owner = NULL, claim_epoch = NULL WHERE id = ?2",
-                )?
-                .execute(params![f.end_ms, attempt.id])?;
+                tx.execute("UPDATE attempts SET action_name = 'ErrorAction', retry_count = 0, due_at = ?1, claimed = 0,
+                     claim_owner = NULL, claim_epoch = NULL WHERE id = ?2", params![f.end_ms, attempt.id])?;
                 Ok(true)
             } else {
                 finish_occurrence(tx, attempt, JobState::Faulted, f.end_ms)
@@ -350,41 +334,29 @@ fn record_one(tx: &rusqlite::Transaction<'_>, f: &Finished) -> Result<bool> {
 /// The occurrence is over: drop its attempt row; if it was the job's last, the job ends in
 /// `end_state`. An occurrence queued behind it (overlap Queue) becomes due now; true if so.
 fn finish_occurrence(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Db<'_>,
     attempt: &Attempt,
     end_state: JobState,
     end_ms: i64,
 ) -> Result<bool> {
-    tx.prepare_cached("DELETE FROM attempts WHERE id = ?1")?
-        .execute(params![attempt.id])?;
+    tx.execute("DELETE FROM attempts WHERE id = ?1", params![attempt.id])?;
     if attempt.is_last {
-        tx.prepare_cached(
-            "UPDATE jobs SET state = ?1, next_run = NULL, finished_at = ?2, version = version + 1
-             WHERE id = ?3 AND state IN ('Enabled', 'Disabled')",
-        )?
-        .execute(params![end_state.as_str(), end_ms, attempt.job_id])?;
+        tx.execute("UPDATE jobs SET state = ?1, next_run = NULL, finished_at = ?2, version = version + 1
+             WHERE id = ?3 AND state IN ('Enabled', 'Disabled')", params![end_state.as_str(), end_ms, attempt.job_id])?;
     }
     let released = tx
-        .prepare_cached(
-            "UPDATE attempts SET due_at = ?1 WHERE id =
-           (SELECT id FROM attempts WHERE job_id = ?2 AND due_at = ?3 ORDER BY scheduled_time LIMIT 1)",
-        )?
-        .execute(params![end_ms, attempt.job_id, QUEUED_DUE])?;
+        .execute("UPDATE attempts SET due_at = ?1 WHERE id =
+           (SELECT id FROM attempts WHERE job_id = ?2 AND due_at = ?3 ORDER BY scheduled_time LIMIT 1)", params![end_ms, attempt.job_id, QUEUED_DUE])?;
     Ok(released > 0)
 }
 
 /// Keep the last 1,000 records of a job (the 60-day limit is applied by `apply_retention`).
 /// Every insert into history (results and Postponed records alike) is followed by this.
-pub(super) fn prune_history(tx: &rusqlite::Transaction<'_>, job_id: i64) -> Result<()> {
+pub(super) fn prune_history(tx: &Db<'_>, job_id: i64) -> Result<()> {
     let cutoff: Option<i64> = tx
-        .prepare_cached(
-            "SELECT id FROM history WHERE job_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2",
-        )?
-        .query_row(params![job_id, HISTORY_KEEP], |r| r.get(0))
-        .optional()?;
+        .query_opt("SELECT id FROM history WHERE job_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2", params![job_id, HISTORY_KEEP], |r| r.get(0))?;
     if let Some(id) = cutoff {
-        tx.prepare_cached("DELETE FROM history WHERE job_id = ?1 AND id <= ?2")?
-            .execute(params![job_id, id])?;
+        tx.execute("DELETE FROM history WHERE job_id = ?1 AND id <= ?2", params![job_id, id])?;
     }
     Ok(())
 }

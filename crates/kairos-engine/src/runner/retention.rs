@@ -4,7 +4,7 @@
 
 use crate::engine::Engine;
 use crate::error::Result;
-use rusqlite::params;
+use crate::params;
 
 pub(super) const RETENTION_MS: i64 = 60 * 24 * 3600 * 1000;
 /// Rows deleted per transaction, so a first start after months away does not hold the write
@@ -21,7 +21,7 @@ impl Engine {
             while self
                 .inner
                 .store
-                .write(|tx| Ok(tx.prepare_cached(sql)?.execute(params![cutoff, DELETE_BATCH])?))?
+                .write(|tx| tx.execute(sql, params![cutoff, DELETE_BATCH]))?
                 as i64
                 == DELETE_BATCH
             {}

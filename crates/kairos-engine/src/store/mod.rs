@@ -1,289 +1,109 @@
-//! The SQLite store: one database file is the source of truth for collections, jobs, status,
-//! history and the attempts in flight.
-//!
-//! One writer connection (every state change is one transaction on it) and a few reader
-//! connections; with WAL, reads never wait for a long write. PRAGMAs are set per connection.
+//! The store: where collections, jobs, status, history and the attempts in flight live. SQLite
+//! (one file: the desktop, and `kairos serve` by default) or PostgreSQL (`kairos serve
+//! --database postgres://...`: several servers sharing the work). The engine speaks to either
+//! through `crate::db::Db` and never knows which.
 
 pub mod migrations;
+pub mod pg_migrations;
+mod postgres;
 #[cfg_attr(unix, path = "private_unix.rs")]
 #[cfg_attr(not(unix), path = "private_other.rs")]
 mod private;
+mod sqlite;
 
-use crate::error::{EngineError, Result};
-use rusqlite::{Connection, OpenFlags, Transaction};
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+pub use postgres::{PgStore, PG_CONNECTIONS};
+pub use sqlite::{SqliteStore, DEFAULT_BUSY_TIMEOUT};
+
+use crate::db::{Db, Dialect};
+use crate::error::Result;
+use std::path::Path;
 use std::time::Duration;
 
-const READERS: usize = 4;
-/// How long a statement waits for another process's write transaction before it fails busy.
-pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
-
 #[derive(Debug)]
-pub struct Store {
-    writer: Mutex<Connection>,
-    /// Empty for an in-memory store, which reads through the writer.
-    readers: Vec<Mutex<Connection>>,
-    path: Option<PathBuf>,
+pub enum Store {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
 }
 
 impl Store {
-    /// Open (creating if needed) the database at `path` and bring it to the newest schema.
+    /// Open (creating if needed) the SQLite database at `path` and bring it to the newest schema.
     pub fn open(path: &Path) -> Result<Store> {
-        Store::open_with(path, DEFAULT_BUSY_TIMEOUT)
+        Ok(Store::Sqlite(SqliteStore::open(path)?))
     }
 
     /// `open`, waiting at most `busy_timeout` for another process's write transaction.
     pub fn open_with(path: &Path, busy_timeout: Duration) -> Result<Store> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                EngineError::internal(format!("cannot create {}: {e}", dir.display()))
-            })?;
-        }
-        let mut writer = Connection::open(path)?;
-        configure(&writer, busy_timeout)?;
-        migrations::migrate(&mut writer).map_err(|e| EngineError::internal(e.to_string()))?;
-        // Secrets live in this file: only its owner may read it, also when an older Kairos
-        // (or the user) created it with looser permissions.
-        private::make_private(path).map_err(|e| {
-            EngineError::internal(format!(
-                "cannot restrict the permissions of {}: {e}",
-                path.display()
-            ))
-        })?;
-        let readers = (0..READERS)
-            .map(|_| {
-                let c = Connection::open_with_flags(
-                    path,
-                    OpenFlags::SQLITE_OPEN_READ_ONLY
-                        | OpenFlags::SQLITE_OPEN_NO_MUTEX
-                        | OpenFlags::SQLITE_OPEN_URI,
-                )?;
-                configure(&c, busy_timeout)?;
-                Ok(Mutex::new(c))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Store {
-            writer: Mutex::new(writer),
-            readers,
-            path: Some(path.to_path_buf()),
-        })
+        Ok(Store::Sqlite(SqliteStore::open_with(path, busy_timeout)?))
     }
 
-    /// A private in-memory database, for tests.
+    /// A private in-memory SQLite database, for tests.
     pub fn open_in_memory() -> Result<Store> {
-        let mut writer = Connection::open_in_memory()?;
-        configure(&writer, DEFAULT_BUSY_TIMEOUT)?;
-        migrations::migrate(&mut writer).map_err(|e| EngineError::internal(e.to_string()))?;
-        Ok(Store {
-            writer: Mutex::new(writer),
-            readers: Vec::new(),
-            path: None,
-        })
+        Ok(Store::Sqlite(SqliteStore::open_in_memory()?))
     }
 
+    /// Connect to the PostgreSQL database at `url` (`postgres://user:password@host/db`) and bring
+    /// it to the newest schema.
+    pub fn open_postgres(url: &str) -> Result<Store> {
+        Ok(Store::Postgres(PgStore::open(url)?))
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            Store::Sqlite(_) => Dialect::Sqlite,
+            Store::Postgres(_) => Dialect::Postgres,
+        }
+    }
+
+    /// The database file (SQLite), `None` in memory or on PostgreSQL.
     pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
+        match self {
+            Store::Sqlite(s) => s.path(),
+            Store::Postgres(_) => None,
+        }
     }
 
-    /// Run `f` in one write transaction; it commits only if `f` succeeds.
-    pub fn write<T>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
-        let mut conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let value = f(&tx)?;
-        tx.commit()?;
-        Ok(value)
+    /// Run `f` in one write transaction; it commits only if `f` succeeds. Write transactions
+    /// are serialized, on PostgreSQL across every server on the database too.
+    pub fn write<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        match self {
+            Store::Sqlite(s) => s.write(f),
+            Store::Postgres(p) => p.write(f),
+        }
     }
 
-    /// Run `f` on the writer connection outside any transaction: for tests and tools that
-    /// change a connection setting (`PRAGMA query_only`, `max_page_count`).
+    /// Run `f` on a connection for reading.
+    pub fn read<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        match self {
+            Store::Sqlite(s) => s.read(f),
+            Store::Postgres(p) => p.read(f),
+        }
+    }
+
+    /// Run `f` on the SQLite writer connection outside any transaction: for tests and tools
+    /// that change a connection setting (`PRAGMA query_only`, `max_page_count`). `None` on
+    /// PostgreSQL.
     #[doc(hidden)]
-    pub fn with_writer<T>(&self, f: impl FnOnce(&Connection) -> T) -> T {
-        let conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        f(&conn)
+    pub fn with_writer<T>(&self, f: impl FnOnce(&rusqlite::Connection) -> T) -> Option<T> {
+        match self {
+            Store::Sqlite(s) => Some(s.with_writer(f)),
+            Store::Postgres(_) => None,
+        }
     }
 
-    /// Run `f` on a reader connection (the writer for in-memory stores).
-    pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
-        if self.readers.is_empty() {
-            let conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-            return f(&conn);
-        }
-        // Take the first free reader; if all are busy, wait on one chosen by thread.
-        for reader in &self.readers {
-            if let Ok(conn) = reader.try_lock() {
-                return f(&conn);
-            }
-        }
-        let index = thread_index() % self.readers.len();
-        let conn = self.readers[index]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        f(&conn)
-    }
-
-    /// `PRAGMA integrity_check` == "ok".
+    /// Whether the database's own consistency check passes (`PRAGMA integrity_check` on SQLite;
+    /// PostgreSQL checks its pages itself, so there: whether it answers).
     pub fn integrity_check(&self) -> Result<bool> {
-        let conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        let result: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
-        Ok(result == "ok")
+        match self {
+            Store::Sqlite(s) => s.integrity_check(),
+            Store::Postgres(p) => p.read(|db| db.query_row("SELECT true", &[], |r| r.get(0))),
+        }
     }
 }
 
-fn configure(conn: &Connection, busy_timeout: Duration) -> Result<()> {
-    conn.busy_timeout(busy_timeout)?;
-    conn.pragma_update(None, "foreign_keys", "ON")?;
-    // Deleted rows (a deleted job's secrets, its history) are overwritten, not left readable
-    // in free pages of the file.
-    conn.pragma_update(None, "secure_delete", "ON")?;
-    // WAL is a property of the file; setting it on a read-only connection is a no-op error we ignore.
-    let _ = conn.pragma_update(None, "journal_mode", "WAL");
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
-    Ok(())
-}
-
-fn thread_index() -> usize {
+/// A number per thread, to spread waiting callers over connections.
+pub(crate) fn thread_index() -> usize {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     std::thread::current().id().hash(&mut h);
     h.finish() as usize
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn migrations_apply_once_and_refuse_newer_databases() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("kairos.db");
-        drop(Store::open(&path).unwrap());
-        // Opening again migrates nothing and works.
-        let store = Store::open(&path).unwrap();
-        assert!(store.integrity_check().unwrap());
-        let version: i64 = store
-            .read(|c| Ok(c.query_row("PRAGMA user_version", [], |r| r.get(0))?))
-            .unwrap();
-        assert_eq!(version, migrations::MIGRATIONS.len() as i64);
-        store
-            .write(|tx| Ok(tx.pragma_update(None, "user_version", 99)?))
-            .unwrap();
-        drop(store);
-        let err = Store::open(&path).unwrap_err();
-        assert!(
-            err.message().contains("newer version of Kairos"),
-            "{}",
-            err.message()
-        );
-    }
-
-    #[test]
-    fn a_negative_schema_version_is_an_error_not_a_panic() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("kairos.db");
-        let conn = Connection::open(&path).unwrap();
-        conn.pragma_update(None, "user_version", -1).unwrap();
-        drop(conn);
-        let err = Store::open(&path).unwrap_err();
-        assert!(
-            err.message().contains("schema version -1"),
-            "{}",
-            err.message()
-        );
-    }
-
-    /// Two processes opening a new database at the same moment (the window and the tray runner
-    /// on first start) both get a migrated database; before, one of them could fail with
-    /// "table collections already exists". Threads with their own connections take the same
-    /// file locks as processes.
-    #[test]
-    fn two_openers_of_a_new_database_race_the_migrations_safely() {
-        for round in 0..20 {
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("kairos.db");
-            let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
-            let openers: Vec<_> = (0..2)
-                .map(|_| {
-                    let (path, barrier) = (path.clone(), barrier.clone());
-                    std::thread::spawn(move || {
-                        barrier.wait();
-                        Store::open(&path).map(|_| ())
-                    })
-                })
-                .collect();
-            for opener in openers {
-                let opened = opener.join().unwrap();
-                assert!(opened.is_ok(), "round {round}: {:?}", opened.err());
-            }
-        }
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn an_existing_data_directory_and_database_are_made_private() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("data");
-        std::fs::create_dir(&data).unwrap();
-        let path = data.join("kairos.db");
-        drop(Store::open(&path).unwrap());
-        // An older Kairos, or the user, left them readable by others.
-        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o755)).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-        let store = Store::open(&path).unwrap();
-        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode(&data), 0o700);
-        assert_eq!(mode(&path), 0o600);
-        assert_eq!(mode(&path.with_file_name("kairos.db-wal")), 0o600);
-        drop(store);
-    }
-
-    /// A deleted row's content does not stay readable in the file's free space.
-    #[test]
-    fn deleted_rows_are_overwritten_in_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("kairos.db");
-        let store = Store::open(&path).unwrap();
-        let secret = "pa55word-that-must-go-away";
-        store
-            .write(|tx| {
-                tx.execute(
-                    "INSERT INTO settings (key, value) VALUES ('k', ?1)",
-                    [secret],
-                )?;
-                Ok(())
-            })
-            .unwrap();
-        store
-            .with_writer(|c| c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)"))
-            .unwrap();
-        let contains = |bytes: &[u8]| bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
-        assert!(contains(&std::fs::read(&path).unwrap()), "written");
-        store
-            .write(|tx| Ok(tx.execute("DELETE FROM settings WHERE key = 'k'", [])?))
-            .unwrap();
-        store
-            .with_writer(|c| c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)"))
-            .unwrap();
-        assert!(!contains(&std::fs::read(&path).unwrap()), "overwritten");
-    }
-
-    #[test]
-    fn a_failed_migration_leaves_nothing_applied() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        let tx = conn.transaction().unwrap();
-        tx.execute_batch(migrations::MIGRATIONS[0]).unwrap();
-        // Running the same DDL twice fails (tables exist) and must roll back as a whole.
-        let second = tx.execute_batch(migrations::MIGRATIONS[0]);
-        assert!(second.is_err());
-        drop(tx);
-        let tables: i64 = conn
-            .query_row(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        assert_eq!(tables, 0);
-    }
 }
