@@ -20,6 +20,21 @@ pub enum Database {
     File(PathBuf),
     /// A private in-memory database (tests).
     Memory,
+    /// A PostgreSQL database, `postgres://user:password@host:port/database`, which several
+    /// servers may share.
+    Postgres(String),
+}
+
+impl Database {
+    /// `postgres://` and `postgresql://` URLs name a PostgreSQL database; anything else is a
+    /// SQLite file.
+    pub fn parse(value: &str) -> Database {
+        if value.starts_with("postgres://") || value.starts_with("postgresql://") {
+            Database::Postgres(value.to_owned())
+        } else {
+            Database::File(PathBuf::from(value))
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -33,6 +48,9 @@ pub struct EngineConfig {
     /// How long a statement waits for another process's write transaction before it fails
     /// busy (the runner then backs off and tries again).
     pub busy_timeout: Duration,
+    /// On PostgreSQL: how long a server's heart may stop before the others take over what it
+    /// claimed (at most 30 s by default, see `lease::DEFAULT_TAKEOVER_AFTER`).
+    pub takeover_after: Duration,
 }
 
 impl EngineConfig {
@@ -43,6 +61,7 @@ impl EngineConfig {
             max_concurrent_attempts: 256,
             actions: ExecutorConfig::from_env(Duration::from_secs(60)),
             busy_timeout: crate::store::DEFAULT_BUSY_TIMEOUT,
+            takeover_after: crate::lease::DEFAULT_TAKEOVER_AFTER,
         }
     }
 }
@@ -72,6 +91,7 @@ impl Engine {
         let store = match &config.database {
             Database::File(path) => Store::open_with(path, config.busy_timeout)?,
             Database::Memory => Store::open_in_memory()?,
+            Database::Postgres(url) => Store::open_postgres(url)?,
         };
         Ok(Engine {
             inner: Arc::new(Inner {

@@ -13,7 +13,20 @@ use crate::liveness::{lock_dir, owner_liveness, Liveness, OwnerLock};
 use crate::store::Store;
 use crate::db::Db;
 use crate::params;
+use crate::db::Dialect;
+use crate::runners;
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How long the runner may sleep before it must renew what it holds: the lease on SQLite, its
+/// heartbeat on PostgreSQL.
+pub fn renew_ms(store: &Store, owner: &Owner) -> i64 {
+    match store.dialect() {
+        Dialect::Sqlite => LEASE_RENEW_MS,
+        Dialect::Postgres => runners::heartbeat_every(owner.takeover_after).as_millis() as i64,
+    }
+}
 
 /// How long a lease lasts without renewal, and how often the holder renews it. Long, so an idle
 /// runner stays asleep; a holder that ended is detected by its lock file instead.
@@ -26,7 +39,14 @@ pub struct Owner {
     pub id: String,
     dir: Option<PathBuf>,
     _lock: Option<OwnerLock>,
+    /// On PostgreSQL: how long a runner's heart may stop before its claims are taken over,
+    /// and when this one last beat (`runners`).
+    pub(crate) takeover_after: Duration,
+    last_beat: Mutex<Option<Instant>>,
 }
+
+/// The default takeover time on PostgreSQL (issue: at most 30 s).
+pub const DEFAULT_TAKEOVER_AFTER: Duration = Duration::from_secs(20);
 
 impl Owner {
     /// A new owner for a runner on `store`, holding its lock file beside the database. An
@@ -47,6 +67,16 @@ impl Owner {
             id,
             dir,
             _lock: lock,
+            takeover_after: DEFAULT_TAKEOVER_AFTER,
+            last_beat: Mutex::new(None),
+        }
+    }
+
+    /// `new`, with the takeover time of a PostgreSQL database.
+    pub fn with_takeover(store: &Store, takeover_after: Duration) -> Owner {
+        Owner {
+            takeover_after,
+            ..Owner::new(store)
         }
     }
 
@@ -90,6 +120,19 @@ fn current(conn: &Db<'_>) -> crate::error::Result<Option<Current>> {
 /// Take or renew the lease for `owner`: `Some` when `owner` holds it afterwards, `None` when
 /// another live runner does. An error means "unknown", never "lost".
 pub fn acquire(store: &Store, owner: &Owner, now_ms: i64) -> Result<Option<Held>> {
+    if store.dialect() == Dialect::Postgres {
+        // No leader: every runner holds its own "lease", a heartbeat.
+        let mut last = owner.last_beat.lock().unwrap_or_else(|e| e.into_inner());
+        let first = last.is_none();
+        if last.is_none_or(|at| at.elapsed() >= runners::heartbeat_every(owner.takeover_after)) {
+            runners::beat(store, owner)?;
+            *last = Some(Instant::now());
+        }
+        return Ok(Some(Held {
+            epoch: 1,
+            taken_over: first,
+        }));
+    }
     // Held and not due for renewal, or held by a live runner: a read, no write transaction.
     // Writing on every pass would also wake every watcher of the database (PRAGMA data_version).
     if let Some(c) = store.read(|conn| Ok(current(conn)?))? {
@@ -147,6 +190,9 @@ fn holds(store: &Store, owner: &Owner) -> Result<bool> {
 
 /// Give the lease up (clean shutdown), so another process can take over at once.
 pub fn release(store: &Store, owner: &Owner) -> Result<()> {
+    if store.dialect() == Dialect::Postgres {
+        return runners::release(store, owner);
+    }
     store.write(|tx| {
         tx.execute(
             "DELETE FROM runner_lease WHERE id = 1 AND owner = ?1",
@@ -161,6 +207,9 @@ pub fn release(store: &Store, owner: &Owner) -> Result<()> {
 /// execution tag). Claims of live runners are theirs to finish. Claims made before claims had
 /// owners (an older Kairos) count as ended. Returns how many attempts were handed back.
 pub fn release_dead_claims(store: &Store, owner: &Owner) -> Result<usize> {
+    if store.dialect() == Dialect::Postgres {
+        return runners::release_dead_claims(store, owner, owner.takeover_after);
+    }
     let others: Vec<Option<String>> = store.read(|conn| {
         let rows = conn.query_map("SELECT DISTINCT claim_owner FROM attempts WHERE claimed = 1 AND claim_owner IS DISTINCT FROM ?1", params![owner.id], |r| r.get(0))?;
         Ok(rows)

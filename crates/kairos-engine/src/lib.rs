@@ -24,6 +24,7 @@ pub mod overview;
 mod plan;
 pub mod promote;
 pub mod quota;
+pub mod runners;
 mod rows;
 pub mod runner;
 pub mod secrets;

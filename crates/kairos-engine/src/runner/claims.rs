@@ -3,12 +3,18 @@
 
 use super::attempt::{Attempt, ClaimedJob};
 use super::CLAIM_BATCH;
+use crate::db::Dialect;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::lease::Owner;
 use crate::params;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+const CLAIM_SQL: &str = "SELECT a.id, a.job_id, a.scheduled_time, a.repeat_count, a.action_name, a.retry_count, a.is_last,
+        a.due_at, j.name, c.name, j.properties, j.version, j.series_anchor
+     FROM attempts a JOIN jobs j ON j.id = a.job_id JOIN collections c ON c.id = j.collection_id
+     WHERE a.claimed = 0 AND a.due_at <= ?1 ORDER BY a.due_at LIMIT ?2";
 
 impl Engine {
     /// Attempts due by `horizon_ms` and not yet claimed, with what running them needs, claimed
@@ -19,12 +25,20 @@ impl Engine {
         owner: &Owner,
         epoch: i64,
     ) -> Result<Vec<Attempt>> {
-        self.inner.store.write(|tx| {
+        // SQLite: one writer at a time, so a claim is exclusive by itself. PostgreSQL: several
+        // servers claim at once, each skipping the rows another is claiming (row locks, not the
+        // store's write lock), and each takes only what it can start soon, so a burst spreads
+        // over the servers instead of going to whoever woke first.
+        let (sql, batch) = match self.inner.store.dialect() {
+            Dialect::Sqlite => (CLAIM_SQL.to_owned(), CLAIM_BATCH),
+            Dialect::Postgres => (
+                format!("{CLAIM_SQL} FOR UPDATE OF a SKIP LOCKED"),
+                self.inner.config.max_concurrent_attempts.max(1) as i64,
+            ),
+        };
+        self.inner.store.write_row_locked(|tx| {
             let mut jobs: HashMap<i64, Arc<ClaimedJob>> = HashMap::new();
-            let rows = tx.query_map("SELECT a.id, a.job_id, a.scheduled_time, a.repeat_count, a.action_name, a.retry_count, a.is_last,
-                        a.due_at, j.name, c.name, j.properties, j.version, j.series_anchor
-                 FROM attempts a JOIN jobs j ON j.id = a.job_id JOIN collections c ON c.id = j.collection_id
-                 WHERE a.claimed = 0 AND a.due_at <= ?1 ORDER BY a.due_at LIMIT ?2", params![horizon_ms, CLAIM_BATCH], |r| {
+            let rows = tx.query_map(&sql, params![horizon_ms, batch], |r| {
                 Ok((
                     (r.get::<i64>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?, r.get::<i64>(3)?),
                     (r.get::<String>(4)? == "ErrorAction", r.get::<i64>(5)?, r.get::<bool>(6)?, r.get::<i64>(7)?),
@@ -72,12 +86,16 @@ impl Engine {
     pub(super) fn may_send(&self, attempt: &Attempt, owner: &Owner) -> bool {
         let check = || -> Result<bool> {
             // One read for both questions: it runs once per attempt, in bursts of thousands.
+            // On PostgreSQL every runner fires (no lease): the claim alone decides.
+            let sql = match self.inner.store.dialect() {
+                Dialect::Sqlite => "SELECT EXISTS (SELECT 1 FROM attempts WHERE id = ?1 AND job_id = ?2 AND claimed = 1 AND claim_owner = ?3),
+                                EXISTS (SELECT 1 FROM runner_lease WHERE id = 1 AND owner = ?3)",
+                Dialect::Postgres => "SELECT EXISTS (SELECT 1 FROM attempts WHERE id = ?1 AND job_id = ?2 AND claimed = 1 AND claim_owner = ?3), true",
+            };
             let (ours, holds) = self.inner.store.read(|conn| {
-                Ok(conn
-                    .query_row("SELECT EXISTS (SELECT 1 FROM attempts WHERE id = ?1 AND job_id = ?2 AND claimed = 1 AND claim_owner = ?3),
-                                EXISTS (SELECT 1 FROM runner_lease WHERE id = 1 AND owner = ?3)", params![attempt.id, attempt.job_id, owner.id], |r| {
-                        Ok((r.get::<bool>(0)?, r.get::<bool>(1)?))
-                    })?)
+                conn.query_row(sql, params![attempt.id, attempt.job_id, owner.id], |r| {
+                    Ok((r.get::<bool>(0)?, r.get::<bool>(1)?))
+                })
             })?;
             if !ours {
                 return Ok(false);

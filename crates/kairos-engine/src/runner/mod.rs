@@ -31,6 +31,7 @@ pub use attempt::execution_tag;
 
 use crate::changes::ChangeWatcher;
 use crate::engine::Engine;
+use std::sync::Arc;
 use tokio::sync::watch;
 
 /// Occurrences promoted per transaction, attempts claimed per transaction, results recorded per
@@ -86,6 +87,18 @@ impl Engine {
     pub fn start_runner(&self) -> RunnerHandle {
         let (stop, stop_rx) = watch::channel(false);
         let engine = self.clone();
+        if let crate::store::Store::Postgres(pg) = &self.inner.store {
+            // Other servers' commits arrive as notifications; the listener lives on the
+            // store's runtime and ends with the engine (it holds only a weak reference).
+            let engine = Arc::downgrade(&self.inner);
+            pg.listen(move || match engine.upgrade() {
+                Some(inner) => {
+                    Engine { inner }.wake_runner();
+                    true
+                }
+                None => false,
+            });
+        }
         if let Some(path) = self.inner.store.path() {
             match ChangeWatcher::open(path) {
                 Ok(watcher) => {

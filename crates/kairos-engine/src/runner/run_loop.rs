@@ -16,7 +16,10 @@ use tokio::task::JoinSet;
 
 impl Engine {
     pub(super) async fn run_loop(self, mut stop: watch::Receiver<bool>) {
-        let owner = Arc::new(Owner::new(&self.inner.store));
+        let owner = Arc::new(Owner::with_takeover(
+            &self.inner.store,
+            self.inner.config.takeover_after,
+        ));
         let permits = Arc::new(Semaphore::new(
             self.inner.config.max_concurrent_attempts.max(1),
         ));
@@ -43,7 +46,7 @@ impl Engine {
             if jumped {
                 tracing::info!("the wall clock jumped ahead of real time: resumed from sleep or the clock was set");
             }
-            let mut wake_at = now_ms + lease::LEASE_RENEW_MS;
+            let mut wake_at = now_ms + lease::renew_ms(&self.inner.store, &owner);
             let pass = self.pass(
                 &owner,
                 &mut held,

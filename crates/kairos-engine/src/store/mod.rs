@@ -71,6 +71,16 @@ impl Store {
         }
     }
 
+    /// A write transaction that relies on row locks alone (PostgreSQL: without the store's
+    /// write lock, and without waking the other servers): for claims, which lock the rows they
+    /// take (`FOR UPDATE SKIP LOCKED`). On SQLite the same as `write`.
+    pub fn write_row_locked<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        match self {
+            Store::Sqlite(s) => s.write(f),
+            Store::Postgres(p) => p.write_with(false, f),
+        }
+    }
+
     /// Run `f` on a connection for reading.
     pub fn read<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
         match self {

@@ -159,16 +159,29 @@ impl PgStore {
     }
 
     pub fn write<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
-        let notify = format!("NOTIFY {CHANGES_CHANNEL}, '{}'", self.instance);
+        self.write_with(true, f)
+    }
+
+    /// A write transaction; `serialized`: under the write lock, telling the other servers.
+    pub(super) fn write_with<T>(
+        &self,
+        serialized: bool,
+        f: impl FnOnce(&Db<'_>) -> Result<T>,
+    ) -> Result<T> {
         self.with_conn(|conn| {
             let PgConn { client, statements } = conn;
             let tx = block_on(client.transaction())?;
-            block_on(tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK]))?;
+            if serialized {
+                block_on(tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK]))?;
+            }
             let value = f(&Db::Postgres(PgDb {
                 handle: Handle::Tx(&tx),
                 statements,
             }))?;
-            block_on(tx.batch_execute(&notify))?;
+            if serialized {
+                let notify = format!("NOTIFY {CHANGES_CHANNEL}, '{}'", self.instance);
+                block_on(tx.batch_execute(&notify))?;
+            }
             block_on(tx.commit())?;
             Ok(value)
         })
