@@ -176,6 +176,7 @@ fn deleting_a_cloud_service_takes_its_collections_and_jobs() {
     let jobs: i64 = e
         .store()
         .with_writer(|c| c.query_row("SELECT count(*) FROM jobs", [], |r| r.get(0)))
+        .unwrap()
         .unwrap();
     assert_eq!(jobs, 1);
     assert_eq!(

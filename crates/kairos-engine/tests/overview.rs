@@ -107,7 +107,7 @@ fn a_window_shows_past_planned_blacked_out_and_dst_runs_and_busy_minutes() {
             tx.execute(
                 "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
                  SELECT id, ?1, ?1 + 120, ?1, 'MainAction', 'Failed', 'HTTP 500', 0, 1 FROM jobs WHERE name = 'daily'",
-                [at("2027-03-27T06:00:00Z").timestamp_millis()],
+                kairos_engine::params![at("2027-03-27T06:00:00Z").timestamp_millis()],
             )?;
             Ok(())
         })
@@ -249,7 +249,7 @@ fn history(
             tx.execute(
                 "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
                  SELECT id, ?1, ?1 + ?2, ?1, ?3, ?4, '', 0, 1 FROM jobs WHERE name = ?5",
-                rusqlite::params![at(start).timestamp_millis(), ended_after_s * 1000, action, status, job],
+                kairos_engine::params![at(start).timestamp_millis(), ended_after_s * 1000, action, status, job],
             )?;
             Ok(())
         })

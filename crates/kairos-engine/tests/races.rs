@@ -63,7 +63,7 @@ fn insert_jobs(engine: &Engine, collection: &CollectionKey, n: usize, properties
                 tx.execute(
                     "INSERT INTO jobs (collection_id, name, properties, state, series_anchor, series_runs, next_run)
                      SELECT collection_id, ?1, properties, state, series_anchor, series_runs, next_run FROM jobs WHERE name = 'job0000'",
-                    [format!("job{i:04}")],
+                    kairos_engine::params![format!("job{i:04}")],
                 )?;
             }
             Ok(())
@@ -311,7 +311,7 @@ fn ms(text: &str) -> i64 {
 fn count(engine: &Engine, query: &str) -> i64 {
     engine
         .store()
-        .read(|c| Ok(c.query_row(query, [], |r| r.get(0))?))
+        .read(|c| Ok(c.query_row(query, kairos_engine::params![], |r| r.get(0))?))
         .unwrap()
 }
 
@@ -417,7 +417,7 @@ fn jobs_changed_during_a_calendar_change_are_resolved_again() {
         .read(|c| {
             Ok(c.query_row(
                 "SELECT json_extract(properties, '$.recurrence.blackout') FROM jobs WHERE name = 'job0001'",
-                [],
+                kairos_engine::params![],
                 |r| r.get(0),
             )?)
         })

@@ -96,7 +96,7 @@ fn stored(engine: &Engine, key: &JobKey) -> Value {
         .read(|c| {
             Ok(c.query_row(
                 "SELECT properties FROM jobs WHERE name = ?1",
-                [&key.name],
+                kairos_engine::params![key.name],
                 |r| r.get(0),
             )?)
         })

@@ -28,8 +28,8 @@ fn lease_expiry(engine: &Engine) -> i64 {
     engine
         .store()
         .read(|c| {
-            Ok(c.query_row("SELECT expires_at FROM runner_lease", [], |r| {
-                r.get::<_, i64>(0)
+            Ok(c.query_row("SELECT expires_at FROM runner_lease", kairos_engine::params![], |r| {
+                r.get::<i64>(0)
             })?)
         })
         .unwrap()
@@ -259,7 +259,7 @@ async fn a_stored_job_that_no_longer_compiles_is_faulted_with_the_reason() {
             tx.execute(
                 "UPDATE jobs SET properties = json_set(properties, '$.recurrence.frequency', 'Fortnight'),
                  version = version + 1 WHERE name = 'broken'",
-                [],
+                kairos_engine::params![],
             )?;
             Ok(())
         })
@@ -273,7 +273,7 @@ async fn a_stored_job_that_no_longer_compiles_is_faulted_with_the_reason() {
         .store()
         .read(|c| {
             Ok(
-                c.query_row("SELECT state FROM jobs WHERE name = 'broken'", [], |r| {
+                c.query_row("SELECT state FROM jobs WHERE name = 'broken'", kairos_engine::params![], |r| {
                     r.get(0)
                 })?,
             )

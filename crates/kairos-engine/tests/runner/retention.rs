@@ -11,7 +11,7 @@ fn history_count(engine: &Engine, job: &str) -> i64 {
         .read(|c| {
             Ok(c.query_row(
                 "SELECT count(*) FROM history WHERE job_id = (SELECT id FROM jobs WHERE name = ?1)",
-                [job],
+                kairos_engine::params![job],
                 |r| r.get(0),
             )?)
         })
@@ -27,7 +27,7 @@ fn fill_history(engine: &Engine, job: &str, end_ms: i64) {
                 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
                  INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
                  SELECT (SELECT id FROM jobs WHERE name = ?1), ?2 - 1000 + i, ?2 - 1000 + i, ?2 - 1000 + i, 'MainAction', 'Completed', 'old', 0, i FROM n",
-                rusqlite::params![job, end_ms],
+                kairos_engine::params![job, end_ms],
             )?;
             Ok(())
         })
