@@ -70,6 +70,23 @@ pub struct ServeArgs {
     /// the user who runs this server, so anyone with the API token could; off by default.
     #[arg(long)]
     allow_commands: bool,
+    /// The database: a PostgreSQL URL (postgres://user:password@host:port/database), which
+    /// several servers may share, each running jobs; default: the SQLite file kairos.db in
+    /// --data-dir. Also KAIROS_DATABASE_URL.
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
+    /// On PostgreSQL: seconds after which a server that stopped beating its heart (killed,
+    /// cut off) has its claimed work taken over by the others.
+    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = takeover_seconds)]
+    takeover_after: Duration,
+}
+
+/// The takeover time: from 1 to 30 seconds.
+fn takeover_seconds(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if (1.0..=30.0).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!("'{text}' is not a number of seconds from 1 to 30")),
+    }
 }
 
 /// A timeout in seconds, fractions allowed: more than 0, at most an hour.
@@ -152,6 +169,12 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
         Guards {
             deny_private_targets: args.deny_private_targets,
             allow_commands: args.allow_commands,
+            database: args
+                .database
+                .clone()
+                .or_else(|| std::env::var("KAIROS_DATABASE_URL").ok())
+                .filter(|url| !url.trim().is_empty()),
+            takeover_after: args.takeover_after,
         },
     ));
     // Engine calls still on the blocking pool get a moment; the database stays consistent
@@ -161,10 +184,13 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
 }
 
 /// What the server refuses or allows beyond the API's own checks.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Guards {
     deny_private_targets: bool,
     allow_commands: bool,
+    /// A PostgreSQL URL; `None`: the SQLite file in the data directory.
+    database: Option<String>,
+    takeover_after: Duration,
 }
 
 async fn run(
@@ -177,6 +203,8 @@ async fn run(
     let Guards {
         deny_private_targets,
         allow_commands,
+        database: database_url,
+        takeover_after,
     } = guards;
     let mut signals = match kairos_local::shutdown::StopRequests::install() {
         Ok(signals) => signals,
@@ -205,20 +233,42 @@ async fn run(
             )
         }
     };
-    let database = dir.join(DATABASE_FILE);
-    // Created owner-only before SQLite opens it: its -wal and -shm files take the same mode, and
-    // the database holds the jobs' secrets.
-    if let Err(e) = create_private(&database) {
-        return report(
-            &FieldError::bad_request(
-                "--data-dir",
-                format!("cannot create {}: {e}", database.display()),
-            )
-            .into(),
-        );
-    }
-    let mut engine_config = EngineConfig::new(Database::File(database.clone()));
+    let (database, shown) = match database_url {
+        Some(url) => match Database::parse(&url) {
+            Database::Postgres(url) => {
+                let shown = kairos_engine::store::PgStore::describe_url(&url);
+                (Database::Postgres(url), shown)
+            }
+            _ => {
+                return report(
+                    &FieldError::bad_request(
+                        "--database",
+                        "must be a PostgreSQL URL, postgres://user:password@host:port/database (without it, the SQLite file in --data-dir is used)",
+                    )
+                    .into(),
+                )
+            }
+        },
+        None => {
+            let database = dir.join(DATABASE_FILE);
+            // Created owner-only before SQLite opens it: its -wal and -shm files take the same
+            // mode, and the database holds the jobs' secrets.
+            if let Err(e) = create_private(&database) {
+                return report(
+                    &FieldError::bad_request(
+                        "--data-dir",
+                        format!("cannot create {}: {e}", database.display()),
+                    )
+                    .into(),
+                );
+            }
+            let shown = database.display().to_string();
+            (Database::File(database), shown)
+        }
+    };
+    let mut engine_config = EngineConfig::new(database);
     engine_config.actions.deny_private_targets = deny_private_targets;
+    engine_config.takeover_after = takeover_after;
     let engine = match Engine::open(engine_config) {
         Ok(engine) => engine,
         Err(e) => {
@@ -226,7 +276,7 @@ async fn run(
             return ExitCode::from(EXIT_FAILURE);
         }
     };
-    tracing::info!(database = %database.display(), "database open");
+    tracing::info!(database = %shown, "database open");
     let scheme = if config.tls.is_some() {
         "https"
     } else {

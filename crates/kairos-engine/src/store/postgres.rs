@@ -83,6 +83,13 @@ impl PgStore {
         Ok(store)
     }
 
+    /// `host:port/database` of a URL, for logs and messages (never its password).
+    pub fn describe_url(url: &str) -> String {
+        url.parse::<Config>()
+            .map(|c| format!("postgres://{}", place(&c)))
+            .unwrap_or_else(|_| "postgres://(invalid URL)".into())
+    }
+
     /// `host:port/database`, for messages.
     pub fn place(&self) -> &str {
         &self.place
