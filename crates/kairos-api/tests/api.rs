@@ -23,6 +23,7 @@ struct Server {
     client: reqwest::Client,
     runner: Option<RunnerHandle>,
     _dir: tempfile::TempDir,
+    _postgres: Option<kairos_pgtest::TestDatabase>,
 }
 
 #[derive(Debug)]
@@ -68,10 +69,13 @@ impl Server {
 
     async fn start_with(options: kairos_api::ApiOptions) -> Server {
         let dir = tempfile::tempdir().unwrap();
-        let engine = Engine::open(EngineConfig::new(Database::File(
-            dir.path().join("kairos.db"),
-        )))
-        .unwrap();
+        // The API's contract holds on both stores: KAIROS_TEST_STORE=postgres runs it on PostgreSQL.
+        let postgres = kairos_pgtest::if_chosen();
+        let database = match &postgres {
+            Some(db) => Database::Postgres(db.url.clone()),
+            None => Database::File(dir.path().join("kairos.db")),
+        };
+        let engine = Engine::open(EngineConfig::new(database)).unwrap();
         let runner = engine.start_runner();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
@@ -87,6 +91,7 @@ impl Server {
             client: reqwest::Client::new(),
             runner: Some(runner),
             _dir: dir,
+            _postgres: postgres,
         }
     }
 

@@ -271,8 +271,8 @@ impl Engine {
                 Some(_) => return Ok(Page { items: Vec::new(), more: false }),
             };
             let records = conn.query_map("SELECT start_time, end_time, action_name, status, message, retry_count, repeat_count
-                 FROM history WHERE job_id = ?1 AND (?2 IS NULL OR status = ?2)
-                 AND (?3 IS NULL OR (?3 = 1 AND repeat_count = ?4) OR (?3 = 0 AND repeat_count IS DISTINCT FROM ?4))
+                 FROM history WHERE job_id = ?1 AND (status = ?2 OR ?2 IS NULL)
+                 AND ((?3 = 1 AND repeat_count = ?4) OR (?3 = 0 AND repeat_count IS DISTINCT FROM ?4) OR ?3 IS NULL)
                  ORDER BY id DESC LIMIT ?5 OFFSET ?6", params![
                         job.id,
                         status.map(|s| s.as_str()),

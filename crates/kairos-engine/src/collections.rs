@@ -183,7 +183,7 @@ impl Engine {
     ) -> Result<Vec<JobCollectionDefinition>> {
         self.inner.store.read(|conn| {
             let rows = conn.query_map("SELECT subscription, resource_group, name, definition FROM collections
-                 WHERE subscription = ?1 AND (?2 IS NULL OR resource_group = ?2) ORDER BY resource_group, name", params![subscription, resource_group], |r| {
+                 WHERE subscription = ?1 AND (resource_group = ?2 OR ?2 IS NULL) ORDER BY resource_group, name", params![subscription, resource_group], |r| {
                 Ok((CollectionKey::new(r.get::<String>(0)?, r.get::<String>(1)?, r.get::<String>(2)?), r.get::<String>(3)?))
             })?;
             let mut out = Vec::new();

@@ -246,3 +246,9 @@ fn start() -> Result<Server, String> {
         }
     }
 }
+
+/// The store a contract test runs on: a fresh PostgreSQL database when `KAIROS_TEST_STORE` is
+/// `postgres` (the suites that hold for both stores run once per store), `None` for SQLite.
+pub fn if_chosen() -> Option<TestDatabase> {
+    (std::env::var("KAIROS_TEST_STORE").as_deref() == Ok("postgres")).then(database)
+}

@@ -62,7 +62,12 @@ impl PgDb<'_> {
         let statement = match &self.handle {
             Handle::Client(c) => block_on(c.prepare(&translated)),
             Handle::Tx(t) => block_on(t.prepare(&translated)),
-        }?;
+        }
+        .map_err(|e| {
+            // A statement the server refuses is a bug of ours: name it (SQL holds no values).
+            let e = EngineError::from(e);
+            EngineError::Storage(format!("{} in: {translated}", e.message()))
+        })?;
         self.statements
             .borrow_mut()
             .insert(sql.to_owned(), statement.clone());

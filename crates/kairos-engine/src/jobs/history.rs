@@ -42,9 +42,9 @@ pub struct RunningAttempt {
 
 /// The WHERE clause shared by the list and the count (`?1` job, `?2`–`?5` the filter).
 const FILTERED: &str =
-    "job_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR expected_time >= ?3)
-     AND (?4 IS NULL OR expected_time <= ?4)
-     AND (?5 IS NULL OR instr(lower(message), ?5) > 0 OR instr(lower(status), ?5) > 0)";
+    "job_id = ?1 AND (status = ?2 OR ?2 IS NULL) AND (expected_time >= ?3 OR ?3 IS NULL)
+     AND (expected_time <= ?4 OR ?4 IS NULL)
+     AND (instr(lower(message), ?5) > 0 OR instr(lower(status), ?5) > 0 OR ?5 IS NULL)";
 
 impl Engine {
     /// A job's history, newest first, narrowed by `filter`, `top` records from `skip`.
@@ -190,8 +190,8 @@ impl Engine {
                 .query_opt(
                     &format!(
                         "SELECT expected_time, repeat_count FROM history
-                         WHERE {FILTERED} AND start_time BETWEEN ?6 - 999 AND ?6 + 999
-                         ORDER BY abs(start_time - ?6), id DESC LIMIT 1"
+                         WHERE {FILTERED} AND start_time BETWEEN CAST(?6 AS BIGINT) - 999 AND CAST(?6 AS BIGINT) + 999
+                         ORDER BY abs(start_time - CAST(?6 AS BIGINT)), id DESC LIMIT 1"
                     ),
                     params![job.id, status, from, to, text, at],
                     |r| Ok((r.get(0)?, r.get(1)?)),

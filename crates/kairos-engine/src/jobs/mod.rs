@@ -60,7 +60,7 @@ impl Engine {
         self.inner.store.read(|conn| {
             let collection_id = require_collection(conn, key)?;
             let rows = conn.query_map(&format!(
-                "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 AND (?2 IS NULL OR state = ?2)
+                "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 AND (state = ?2 OR ?2 IS NULL)
                  ORDER BY name LIMIT ?3 OFFSET ?4"
             ), params![collection_id, state.map(|s| s.as_str()), top as i64 + 1, skip as i64], job_from_row)?;
             let more = rows.len() > top;

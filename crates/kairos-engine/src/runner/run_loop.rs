@@ -26,6 +26,8 @@ impl Engine {
         let (results, results_rx) = mpsc::unbounded_channel::<Finished>();
         let recorder = tokio::spawn(self.clone().record_results(results_rx, stop.clone()));
         let mut in_flight = JoinSet::new();
+        // Attempts this runner sent, for its stop line (how several servers shared the work).
+        let sent = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let mut last_retention: Option<i64> = None;
         let mut held: Option<Held> = None;
         let mut backoff = Backoff::new("the runner");
@@ -82,6 +84,7 @@ impl Engine {
                         let permits = permits.clone();
                         let results = results.clone();
                         let owner = owner.clone();
+                        let sent = sent.clone();
                         let due_at = attempt.due_at;
                         let waits = due_at > to_ms(engine.inner.clock.now());
                         // Counted busy (or waiting for its due time) from now until recorded.
@@ -100,6 +103,7 @@ impl Engine {
                             let _permit = permits.acquire_owned().await;
                             match engine.perform(attempt, &owner).await {
                                 Some(finished) => {
+                                    sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                                     if results.send(finished).is_err() {
                                         engine.inner.activity.finished(1);
                                     }
@@ -134,6 +138,10 @@ impl Engine {
         if let Err(e) = lease::release(&self.inner.store, &owner) {
             tracing::error!(error = %e, "cannot release the runner lease");
         }
+        tracing::info!(
+            attempts_sent = sent.load(std::sync::atomic::Ordering::Relaxed),
+            "runner stopped"
+        );
     }
 
     /// One pass over the database. An error names what could not be done; nothing of the pass

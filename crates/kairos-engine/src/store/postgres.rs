@@ -198,11 +198,10 @@ impl PgStore {
     /// until the store is dropped or `on_change` returns false. Reconnects by itself.
     pub fn listen(&self, on_change: impl Fn() -> bool + Send + Sync + 'static) {
         let config = self.config.clone();
-        let instance = self.instance.clone();
         self.runtime().spawn(async move {
             let mut logged = false;
             loop {
-                match listen_once(&config, &instance, &on_change).await {
+                match listen_once(&config, &on_change).await {
                     Ok(()) => return,
                     Err(e) => {
                         if !logged {
@@ -223,7 +222,6 @@ impl PgStore {
 
 async fn listen_once(
     config: &Config,
-    instance: &str,
     on_change: &(impl Fn() -> bool + Send + Sync),
 ) -> std::result::Result<(), tokio_postgres::Error> {
     let (client, mut connection) = config.connect(NoTls).await?;
@@ -249,7 +247,8 @@ async fn listen_once(
         .await?;
     while let Some(message) = rx.recv().await {
         match message {
-            Some(from) if from == instance => {}
+            // Our own commits too, as SQLite's watcher sees them: a setting changed through this
+            // store (pause, resume) must reach its own runner.
             Some(_) => {
                 if !on_change() {
                     driver.abort();

@@ -100,6 +100,9 @@ pub(crate) struct Setup {
     pub(crate) clock: ManualClock,
     pub(crate) collection: CollectionKey,
     pub(crate) _dir: tempfile::TempDir,
+    /// The database, to open a second engine on it.
+    pub(crate) database: Database,
+    pub(crate) _postgres: Option<kairos_pgtest::TestDatabase>,
 }
 
 pub(crate) fn setup(start: &str) -> Setup {
@@ -110,7 +113,13 @@ pub(crate) fn setup(start: &str) -> Setup {
 pub(crate) fn setup_with(start: &str, configure: impl FnOnce(&mut EngineConfig)) -> Setup {
     let dir = tempfile::tempdir().unwrap();
     let clock = ManualClock::new(at(start));
-    let mut config = EngineConfig::new(Database::File(dir.path().join("kairos.db")));
+    // The runner's contract holds on both stores: KAIROS_TEST_STORE=postgres runs it on PostgreSQL.
+    let postgres = kairos_pgtest::if_chosen();
+    let database = match &postgres {
+        Some(db) => Database::Postgres(db.url.clone()),
+        None => Database::File(dir.path().join("kairos.db")),
+    };
+    let mut config = EngineConfig::new(database.clone());
     config.clock = Arc::new(clock.clone());
     config.actions.timeout = Duration::from_secs(5);
     configure(&mut config);
@@ -127,6 +136,8 @@ pub(crate) fn setup_with(start: &str, configure: impl FnOnce(&mut EngineConfig))
         clock,
         collection,
         _dir: dir,
+        database,
+        _postgres: postgres,
     }
 }
 

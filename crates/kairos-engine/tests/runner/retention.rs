@@ -26,7 +26,7 @@ fn fill_history(engine: &Engine, job: &str, end_ms: i64) {
             tx.execute(
                 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
                  INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
-                 SELECT (SELECT id FROM jobs WHERE name = ?1), ?2 - 1000 + i, ?2 - 1000 + i, ?2 - 1000 + i, 'MainAction', 'Completed', 'old', 0, i FROM n",
+                 SELECT (SELECT id FROM jobs WHERE name = ?1), CAST(?2 AS BIGINT) - 1000 + i, CAST(?2 AS BIGINT) - 1000 + i, CAST(?2 AS BIGINT) - 1000 + i, 'MainAction', 'Completed', 'old', 0, i FROM n",
                 kairos_engine::params![job, end_ms],
             )?;
             Ok(())

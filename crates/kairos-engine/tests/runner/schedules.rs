@@ -3,7 +3,7 @@
 
 use super::harness::*;
 use kairos_core::model::{JobExecutionStatus, JobState};
-use kairos_engine::{CollectionKey, Database, Engine, EngineConfig, JobKey};
+use kairos_engine::{CollectionKey, Engine, EngineConfig, JobKey};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -269,9 +269,8 @@ async fn disabling_stops_runs_and_run_now_runs_at_once() {
 async fn two_engines_on_one_database_never_both_fire() {
     let (target, base) = Target::start().await;
     let s = setup("2030-01-01T00:00:00Z");
-    let mut config = EngineConfig::new(Database::File(
-        s.engine.store().path().unwrap().to_path_buf(),
-    ));
+    // SQLite: the second waits for the lease. PostgreSQL: both run, each occurrence once.
+    let mut config = EngineConfig::new(s.database.clone());
     config.clock = Arc::new(s.clock.clone());
     let second = Engine::open(config).unwrap();
     let first_runner = s.engine.start_runner();
