@@ -4,9 +4,11 @@
 #   dbus, dbus-x11, python3-dbusmock: a private session bus with a mock notification daemon
 #     (the Notification action's tests, the desktop end-to-end tests);
 #   xvfb, webkit2gtk-driver, imagemagick: the real app window on a virtual display, driven by
-#     WebKitWebDriver through tauri-driver.
+#     WebKitWebDriver through tauri-driver;
+#   postgresql: the server the PostgreSQL store's tests start for themselves (kairos-pgtest,
+#     scripts/with-postgres.sh).
 # Usage: bash scripts/setup-test-deps.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-build-deps.sh
-bash scripts/apt-install.sh dbus dbus-x11 python3-dbusmock xvfb webkit2gtk-driver imagemagick
+bash scripts/apt-install.sh dbus dbus-x11 python3-dbusmock xvfb webkit2gtk-driver imagemagick postgresql

@@ -21,11 +21,26 @@ else
   cargo test --workspace --all-targets --no-fail-fast
 fi
 
+echo "== The store contract on PostgreSQL: the runner and API suites again, on a real server"
+# Everything but the SQLite-only suites (the lease and lock files, faults injected with PRAGMAs).
+if cargo nextest --version >/dev/null 2>&1; then
+  bash scripts/with-postgres.sh env KAIROS_TEST_STORE=postgres \
+    cargo nextest run -p kairos-engine --test runner -p kairos-api --test api --no-fail-fast \
+    -E 'not (test(/^faults::/) | test(/^lease::/))'
+else
+  bash scripts/with-postgres.sh env KAIROS_TEST_STORE=postgres \
+    cargo test -p kairos-engine --test runner -p kairos-api --test api --no-fail-fast -- \
+    --skip faults:: --skip lease::
+fi
+
 echo "== The ARM export against Azure's schemas (pytest, jsonschema)"
 bash scripts/arm-schema-check.sh
 
 echo "== End-to-end: the Azure Python SDK against a real kairos serve"
 bash scripts/e2e.sh
+
+echo "== End-to-end: the same suite against a kairos serve on PostgreSQL"
+bash scripts/with-postgres.sh env KAIROS_E2E_STORE=postgres KAIROS_E2E_FAST=1 bash scripts/e2e.sh
 
 echo "== End-to-end: the real desktop window under Xvfb (tauri-driver), tray runner, notifications"
 bash scripts/desktop-e2e.sh

@@ -36,6 +36,24 @@ def kairos_bin() -> str:
     return path
 
 
+_databases: dict[str, str] = {}
+
+
+def postgres_database(data_dir: Path) -> str:
+    """The database of a data dir on the server of scripts/with-postgres.sh (made empty on first
+    use; servers started on the same data dir share it, as they share a kairos.db); its URL."""
+    key = str(Path(data_dir).resolve())
+    if key in _databases:
+        return _databases[key]
+    admin = os.environ.get("KAIROS_TEST_POSTGRES")
+    assert admin, "KAIROS_E2E_STORE=postgres needs KAIROS_TEST_POSTGRES (run under scripts/with-postgres.sh)"
+    name = "kairos_e2e_" + uuid.uuid4().hex[:12]
+    subprocess.run(["psql", admin + "/postgres", "-v", "ON_ERROR_STOP=1", "-q", "-c", f"CREATE DATABASE {name}"],
+                   check=True, capture_output=True)
+    _databases[key] = f"{admin}/{name}"
+    return _databases[key]
+
+
 def under_wine() -> bool:
     """The binary is a Windows build run through Wine (scripts/wine-e2e.sh sets KAIROS_WINE)."""
     return bool(os.environ.get("KAIROS_WINE"))
@@ -67,6 +85,10 @@ class KairosServer:
         self.extra_env = extra_env or {}
         self.proc: subprocess.Popen | None = None
         self.port: int | None = None
+        # KAIROS_E2E_STORE=postgres: the server keeps its data in a PostgreSQL database of its
+        # own (on the server of scripts/with-postgres.sh), kept across restarts like the data dir.
+        self.database_url = (postgres_database(self.data_dir)
+                             if os.environ.get("KAIROS_E2E_STORE") == "postgres" else None)
         self.stdout_lines: list[str] = []
         self.log_path = self.data_dir.parent / f"{self.data_dir.name}-serve.log"
 
@@ -87,6 +109,7 @@ class KairosServer:
         self._stderr = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             kairos_command() + ["serve", "--listen", "127.0.0.1:0", "--data-dir", host_path(self.data_dir)]
+            + (["--database", self.database_url] if self.database_url else [])
             + self.extra_args,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,

@@ -325,6 +325,30 @@ fn a_killed_server_loses_nothing_and_only_its_attempts_in_flight_are_sent_again(
 }
 
 #[test]
+fn a_change_made_elsewhere_wakes_a_sleeping_server_through_notify() {
+    let db = kairos_pgtest::database();
+    let sink = Sink::start(Duration::ZERO);
+    // Takeover 30 s: the server's own heartbeat wakes it only every 7.5 s.
+    let server = start_servers(&db.url, 1, &["--takeover-after", "30"]).remove(0);
+    // Its first passes are done: it sleeps until its next heartbeat.
+    std::thread::sleep(Duration::from_secs(1));
+    // Another process (an engine of this test, no runner) adds a job due in 2 to 3 s.
+    let engine = Engine::open(EngineConfig::new(Database::Postgres(db.url.clone()))).unwrap();
+    let due = chrono::DateTime::from_timestamp(chrono::Utc::now().timestamp() + 3, 0).unwrap();
+    let due_text = due.format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    create_jobs(&engine, 1, &due_text, &sink);
+    wait_for("the job to be delivered", Duration::from_secs(20), || {
+        sink.received() == 1
+    });
+    let late = chrono::Utc::now() - due;
+    assert!(
+        late < chrono::TimeDelta::milliseconds(2_500),
+        "delivered {late} after its due time: the server slept until its heartbeat"
+    );
+    assert_eq!(server.stop(), 1);
+}
+
+#[test]
 fn an_unusable_database_is_a_clear_startup_error() {
     let db = kairos_pgtest::database();
     let closed = TcpListener::bind("127.0.0.1:0").unwrap();

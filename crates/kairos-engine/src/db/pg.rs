@@ -39,6 +39,9 @@ impl std::fmt::Debug for Handle<'_> {
 pub struct PgDb<'a> {
     pub(crate) handle: Handle<'a>,
     pub(crate) statements: &'a Statements,
+    /// Whether a statement changed rows: only then does the commit notify the other servers
+    /// (a notification wakes every runner, whose pass must not notify again for nothing).
+    pub(crate) changed: std::cell::Cell<bool>,
 }
 
 impl From<tokio_postgres::Error> for EngineError {
@@ -83,10 +86,14 @@ impl PgDb<'_> {
             Handle::Client(c) => block_on(c.execute(&statement, &refs)),
             Handle::Tx(t) => block_on(t.execute(&statement, &refs)),
         }?;
+        if changed > 0 {
+            self.changed.set(true);
+        }
         Ok(usize::try_from(changed).unwrap_or(usize::MAX))
     }
 
     pub(super) fn execute_batch(&self, sql: &str) -> Result<()> {
+        self.changed.set(true);
         match &self.handle {
             Handle::Client(c) => block_on(c.batch_execute(sql)),
             Handle::Tx(t) => block_on(t.batch_execute(sql)),
@@ -108,6 +115,11 @@ impl PgDb<'_> {
             Handle::Client(c) => block_on(c.query(&statement, &refs)),
             Handle::Tx(t) => block_on(t.query(&statement, &refs)),
         }?;
+        // `INSERT ... RETURNING` and the like change rows too.
+        let verb = sql.trim_start().get(..6).unwrap_or("").to_ascii_uppercase();
+        if !rows.is_empty() && matches!(verb.as_str(), "INSERT" | "UPDATE" | "DELETE") {
+            self.changed.set(true);
+        }
         for r in &rows {
             f(&Row::Postgres(r))?;
         }
@@ -184,8 +196,22 @@ fn unpack_json_lists(sql: &str) -> String {
 }
 
 /// A parameter, encoded as the type the server inferred for its place.
-#[derive(Debug)]
 struct Bind<'a>(ValueRef<'a>);
+
+/// tokio-postgres logs a statement's parameters at debug level: they hold job definitions and
+/// their secrets, so a parameter shows only its kind.
+impl std::fmt::Debug for Bind<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.0 {
+            ValueRef::Null => "NULL",
+            ValueRef::Int(_) => "<integer>",
+            ValueRef::Real(_) => "<real>",
+            ValueRef::Bool(_) => "<boolean>",
+            ValueRef::Text(_) => "<text>",
+            ValueRef::Blob(_) => "<blob>",
+        })
+    }
+}
 
 type BoxError = Box<dyn StdError + Sync + Send>;
 

@@ -62,6 +62,9 @@ impl Engine {
                     (row, decision)
                 })
                 .collect();
+            if decisions.is_empty() {
+                return Ok(());
+            }
             let now_ms = to_ms(now);
             let applied = self.inner.store.write(|tx| {
                 let mut applied = 0;

@@ -185,6 +185,7 @@ impl Engine {
         outcome.next_due = self
             .next_due()
             .map_err(|e| ("compute the next due time", e))?;
+        tracing::debug!(claimed = outcome.claimed.len(), next_due = ?outcome.next_due, "runner pass");
         Ok(outcome)
     }
 }

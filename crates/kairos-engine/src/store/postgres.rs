@@ -161,6 +161,7 @@ impl PgStore {
             f(&Db::Postgres(PgDb {
                 handle: Handle::Client(&conn.client),
                 statements: &conn.statements,
+                changed: Default::default(),
             }))
         })
     }
@@ -181,11 +182,15 @@ impl PgStore {
             if serialized {
                 block_on(tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK]))?;
             }
-            let value = f(&Db::Postgres(PgDb {
+            let db = Db::Postgres(PgDb {
                 handle: Handle::Tx(&tx),
                 statements,
-            }))?;
-            if serialized {
+                changed: Default::default(),
+            });
+            let value = f(&db)?;
+            let changed = matches!(&db, Db::Postgres(p) if p.changed.get());
+            drop(db);
+            if serialized && changed {
                 let notify = format!("NOTIFY {CHANGES_CHANNEL}, '{}'", self.instance);
                 block_on(tx.batch_execute(&notify))?;
             }

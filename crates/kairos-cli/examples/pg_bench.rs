@@ -1,0 +1,240 @@
+//! Benchmark of `kairos serve` on PostgreSQL with 1, 2 and 3 servers sharing one database: a
+//! burst of one-time jobs due at the same second, delivered to a loopback sink. Results:
+//! `docs/benchmarks.md`, section "PostgreSQL: several servers".
+//!
+//! ```text
+//! export CARGO_TARGET_DIR=$HOME/.cache/kairos-target
+//! cargo build --release -p kairos-cli
+//! bash scripts/with-postgres.sh cargo run --release -p kairos-cli --example pg_bench -- [--jobs 10000] [--runs 1]
+//! ```
+//!
+//! Per run: a fresh database; the jobs are written before their due second (through the engine,
+//! one import); the servers start together, before it. Figures: all-in (the due second to the
+//! last delivery), lateness (receive time minus the occurrence's expected time) p50 and p99,
+//! deliveries per second over the burst, how the servers split it, and a check that every
+//! occurrence arrived exactly once. The sink, PostgreSQL and every server share this machine's
+//! cores.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use kairos_engine::import::{ImportBatch, ImportCollection, ImportJob, ImportOptions};
+use kairos_engine::{CollectionKey, Database, Engine, EngineConfig};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "pg-bench-token-0123456789abcdef0123";
+
+#[derive(Clone)]
+struct Hit {
+    received_ms: i64,
+    tag: String,
+    expected_ms: i64,
+}
+
+type Hits = Arc<Mutex<Vec<Hit>>>;
+
+async fn record(State(hits): State<Hits>, headers: HeaderMap) -> StatusCode {
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned()
+    };
+    let expected_ms = chrono::DateTime::parse_from_rfc3339(&header(
+        "x-ms-scheduler-expected-execution-time",
+    ))
+    .map(|t| t.timestamp_millis())
+    .unwrap_or(i64::MIN / 4);
+    hits.lock().unwrap().push(Hit {
+        received_ms: chrono::Utc::now().timestamp_millis(),
+        tag: header("x-ms-execution-tag"),
+        expected_ms,
+    });
+    StatusCode::OK
+}
+
+fn arg(name: &str, default: usize) -> usize {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn kairos_bin() -> std::path::PathBuf {
+    let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
+    std::path::Path::new(&dir).join("release/kairos")
+}
+
+fn percentile(sorted: &[i64], p: f64) -> i64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+struct Server {
+    child: Child,
+    log: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+fn start_servers(url: &str, n: usize) -> Vec<Server> {
+    let spawned: Vec<(Server, std::process::ChildStdout)> = (0..n)
+        .map(|_| {
+            let dir = tempfile::tempdir().unwrap();
+            let log = dir.path().join("stderr.log");
+            let mut child = Command::new(kairos_bin())
+                .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+                .arg(dir.path())
+                .args(["--database", url])
+                .env("KAIROS_API_TOKEN", TOKEN)
+                .env("RUST_LOG", "info")
+                .stdout(Stdio::piped())
+                .stderr(std::fs::File::create(&log).unwrap())
+                .spawn()
+                .expect("kairos serve (build it: cargo build --release -p kairos-cli)");
+            let stdout = child.stdout.take().unwrap();
+            (
+                Server {
+                    child,
+                    log,
+                    _dir: dir,
+                },
+                stdout,
+            )
+        })
+        .collect();
+    spawned
+        .into_iter()
+        .map(|(server, stdout)| {
+            let mut line = String::new();
+            BufReader::new(stdout).read_line(&mut line).unwrap();
+            assert!(line.starts_with("listening on"), "{line:?}");
+            server
+        })
+        .collect()
+}
+
+impl Server {
+    fn stop(mut self) -> u64 {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let _ = self.child.wait();
+        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+        log.lines()
+            .filter_map(|l| l.split("attempts_sent=").nth(1))
+            .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
+            .next()
+            .unwrap_or(0)
+    }
+}
+
+fn create_jobs(engine: &Engine, jobs: usize, due: &str, port: u16) {
+    let batch = ImportBatch {
+        collections: (0..jobs.div_ceil(1_000))
+            .map(|c| ImportCollection {
+                key: CollectionKey::new("bench", "rg", format!("jc{c}")),
+                body: None,
+                jobs: (c * 1_000..((c + 1) * 1_000).min(jobs))
+                    .map(|i| ImportJob {
+                        name: format!("job{i}"),
+                        body: serde_json::json!({"properties": {"startTime": due,
+                            "action": {"type": "Http", "request": {
+                                "uri": format!("http://127.0.0.1:{port}/hit"), "method": "POST", "body": "x"}}}}),
+                        source: format!("jobs[{i}]"),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    let report = engine
+        .import(&batch, ImportOptions::default(), &|_, _| {})
+        .expect("the jobs are written");
+    assert!(report.written);
+}
+
+fn main() {
+    let jobs = arg("--jobs", 10_000);
+    let runs = arg("--runs", 1);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let hits: Hits = Arc::default();
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let app = axum::Router::new()
+        .fallback(record)
+        .with_state(hits.clone());
+    runtime.spawn(async move { axum::serve(listener, app).tcp_nodelay(true).await });
+
+    println!(
+        "| servers | run | all-in (due → last delivery) | lateness p50 | lateness p99 | deliveries/s | split | exactly once |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for run in 1..=runs {
+        for servers in 1..=3 {
+            hits.lock().unwrap().clear();
+            let db = kairos_pgtest::database();
+            let engine =
+                Engine::open(EngineConfig::new(Database::Postgres(db.url.clone()))).unwrap();
+            // A whole second far enough ahead for the import and the servers' start.
+            let due_ms = (chrono::Utc::now().timestamp() + 12) * 1000;
+            let due = chrono::DateTime::from_timestamp_millis(due_ms).unwrap();
+            let written = Instant::now();
+            create_jobs(&engine, jobs, &due.format("%Y-%m-%dT%H:%M:%SZ").to_string(), port);
+            let import = written.elapsed();
+            let started = start_servers(&db.url, servers);
+            assert!(
+                chrono::Utc::now().timestamp_millis() < due_ms,
+                "the import ({import:?}) and the start took past the due second"
+            );
+            let deadline = Instant::now() + Duration::from_secs(300);
+            while hits.lock().unwrap().len() < jobs && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            // A moment for a late duplicate to show.
+            std::thread::sleep(Duration::from_secs(2));
+            let split: Vec<u64> = started.into_iter().map(Server::stop).collect();
+            let taken = hits.lock().unwrap().clone();
+            let mut per_tag: HashMap<&str, usize> = HashMap::new();
+            for h in &taken {
+                *per_tag.entry(&h.tag).or_default() += 1;
+            }
+            let once = per_tag.len() == jobs && per_tag.values().all(|n| *n == 1);
+            let mut lateness: Vec<i64> = taken
+                .iter()
+                .map(|h| h.received_ms - h.expected_ms)
+                .collect();
+            lateness.sort_unstable();
+            let first = taken.iter().map(|h| h.received_ms).min().unwrap_or(due_ms);
+            let last = taken.iter().map(|h| h.received_ms).max().unwrap_or(due_ms);
+            let rate = taken.len() as f64 / ((last - first).max(1) as f64 / 1000.0);
+            println!(
+                "| {servers} | {run} | {} ms | {} ms | {} ms | {:.0} | {:?} | {} |",
+                last - due_ms,
+                percentile(&lateness, 0.5),
+                percentile(&lateness, 0.99),
+                rate,
+                split,
+                if once {
+                    "yes".to_string()
+                } else {
+                    format!("NO: {} tags, {} deliveries", per_tag.len(), taken.len())
+                }
+            );
+            drop(engine);
+            drop(db);
+        }
+    }
+}
