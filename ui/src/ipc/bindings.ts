@@ -33,8 +33,11 @@ export const commands = {
 	setJobEnabled: (collection: string, name: string, enabled: boolean) => typedError<JobSummary_Serialize, CommandError>(__TAURI_INVOKE("set_job_enabled", { collection, name, enabled })),
 	exportJob: (collection: string, name: string) => typedError<string, CommandError>(__TAURI_INVOKE("export_job", { collection, name })),
 	parseJobText: (text: string) => __TAURI_INVOKE<ParsedJob_Serialize>("parse_job_text", { text }),
-	validateJob: (properties: any) => __TAURI_INVOKE<FieldError[]>("validate_job", { properties }),
-	/**  Pure computation in microseconds: answered right here, no thread hop. */
+	validateJob: (collection: string | null, properties: any) => typedError<FieldError[], CommandError>(__TAURI_INVOKE("validate_job", { collection, properties })),
+	/**
+	 *  Pure computation in microseconds: answered right here, no thread hop — unless the schedule
+	 *  names its collection's calendars, which are read from the database on the blocking pool.
+	 */
 	previewJob: (request: PreviewRequest_Deserialize) => typedError<PreviewResult_Serialize, CommandError>(__TAURI_INVOKE("preview_job", { request })),
 	/**  A page of a job's history, filtered by the engine, with the attempts in flight. */
 	historyPage: (request: HistoryPageRequest_Deserialize) => typedError<HistoryPage_Serialize, CommandError>(__TAURI_INVOKE("history_page", { request })),
@@ -784,6 +787,11 @@ export type PreviewRequest_Deserialize = {
 	count: number,
 	/**  "YYYY-MM": the month `monthDays` describes; null: the month of the first run. */
 	month?: string | null,
+	/**
+	 *  The job's collection (its id), whose calendars `recurrence.blackout` may name; null for
+	 *  a definition outside any collection (a name is then an error on its field).
+	 */
+	collection?: string | null,
 };
 
 export type PreviewRequest_Serialize = {
@@ -792,6 +800,11 @@ export type PreviewRequest_Serialize = {
 	count: number,
 	/**  "YYYY-MM": the month `monthDays` describes; null: the month of the first run. */
 	month: string | null,
+	/**
+	 *  The job's collection (its id), whose calendars `recurrence.blackout` may name; null for
+	 *  a definition outside any collection (a name is then an error on its field).
+	 */
+	collection: string | null,
 };
 
 export type PreviewResult = PreviewResult_Serialize | PreviewResult_Deserialize;
