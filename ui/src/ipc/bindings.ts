@@ -73,6 +73,13 @@ export type ApiInfo = {
 	running: boolean,
 };
 
+/**  A host that many jobs call in the same minutes. */
+export type BusyHost = {
+	host: string,
+	/**  Its busy minutes in the window, listed in `busyMinutes` or not. */
+	minutes: number,
+};
+
 export type BusyMinute = {
 	/**  RFC 3339, UTC, the start of the minute. */
 	minute: string,
@@ -703,8 +710,18 @@ export type OverviewCountsResult = {
 	counts: number[],
 	/**  Every job of the chosen collections (the filters' choices, those filtered out too). */
 	jobs: OverviewJob[],
-	/**  Minutes in which many of the counted jobs are planned to call the same host. */
+	/**
+	 *  Minutes in which many of the counted jobs are planned to call the same host: the
+	 *  earliest `BUSY_MINUTES_PER_HOST` of each host (`busy_hosts` counts them all).
+	 */
 	busyMinutes: BusyMinute[],
+	/**  Every host with busy minutes, and how many, the busiest first. */
+	busyHosts: BusyHost[],
+	/**
+	 *  How long the command took before serializing its answer (the window benchmark tells it
+	 *  from the round trip).
+	 */
+	computeMicros: number,
 };
 
 export type OverviewJob = {
@@ -725,8 +742,18 @@ export type OverviewResult = {
 	from: string,
 	jobs: OverviewJob[],
 	runs: OverviewRuns,
-	/**  Minutes in which many jobs are planned to call the same host. */
+	/**
+	 *  Minutes in which many jobs are planned to call the same host: the earliest
+	 *  `BUSY_MINUTES_PER_HOST` of each host (`busy_hosts` counts them all).
+	 */
 	busyMinutes: BusyMinute[],
+	/**  Every host with busy minutes, and how many, the busiest first. */
+	busyHosts: BusyHost[],
+	/**
+	 *  How long the command took before serializing its answer (the window benchmark tells it
+	 *  from the round trip).
+	 */
+	computeMicros: number,
 };
 
 /**
