@@ -85,9 +85,12 @@ else if (action.startsWith("type:")) {
   el.dispatchEvent(new Event("input", {bubbles: true}));
 } else el.dispatchEvent(new KeyboardEvent("keydown", {key: action, bubbles: true, cancelable: true}));
 const deadline = t0 + 60000;
+// The paint of a commit made after the action (a paint asked for before it may land after it).
+const committed = until.replace("-painted", "-committed");
 (function poll() {
   const marks = B.marks.slice(start);
-  if (marks.some(m => m.name === until) || performance.now() > deadline) done({t0, marks});
+  const c = marks.findIndex(m => m.name === committed);
+  if ((c >= 0 && marks.slice(c).some(m => m.name === until)) || performance.now() > deadline) done({t0, marks});
   else setTimeout(poll, 2);
 })();
 """
@@ -126,12 +129,16 @@ requestAnimationFrame(step);
 def act(driver, css: str, action: str, until: str) -> dict:
     out = driver.execute_async_script(ACT, css, action, until)
     names = [m["name"] for m in out["marks"]]
-    assert until in names, f"no {until!r} within 60 s after {action} on {css}: {names}"
+    committed = until.replace("-painted", "-committed")
+    assert committed in names and until in names[names.index(committed):], \
+        f"no {until!r} within 60 s after {action} on {css}: {names}"
     return out
 
 
 def first(marks: list[dict], name: str) -> dict:
-    return next(m for m in marks if m["name"] == name)
+    """The first `name` (a "-painted" mark) after the first matching "-committed" one."""
+    committed = next(m for m in marks if m["name"] == name.replace("-painted", "-committed"))
+    return next(m for m in marks if m["name"] == name and m["at"] >= committed["at"])
 
 
 def month_breakdown(out: dict) -> dict:
@@ -156,12 +163,29 @@ def month_breakdown(out: dict) -> dict:
 
 
 def runs_breakdown(out: dict) -> dict:
+    """A list of runs asked for and drawn (a day, a week), in ms from the action."""
     marks, t0 = out["marks"], out["t0"]
     painted = first(marks, "runs-painted")
+    committed = next(m for m in marks if m["name"] == "runs-committed" and m["at"] <= painted["at"])
+    answer = next((m for m in marks if m["name"] == "runs-answer" and m["at"] <= committed["at"]), None)
+    sent = next((m for m in marks if m["name"] == "runs-sent" and answer and m["at"] <= answer["at"]), None)
     return {
         "total": painted["at"] - t0,
+        "to request": sent["at"] - t0 if sent else None,
+        "wait": answer["at"] - sent["at"] if sent else None,
+        "rust": int(committed["detail"].split()[1]) / 1000 if sent else None,
+        "render": committed["at"] - answer["at"] if answer else None,
+        "paint": painted["at"] - committed["at"],
         "updates": [float(m["detail"]) for m in marks if m["name"] == "update" and m["at"] <= painted["at"]],
     }
+
+
+def runs_stages(samples: list[dict]) -> str:
+    def median(key: str) -> str:
+        values = [s[key] for s in samples if s[key] is not None]
+        return f"{statistics.median(values):.1f} ms" if values else "–"
+    return (f"Rust command {median('rust')}, click to request {median('to request')}, wait for the answer "
+            f"{median('wait')}, answer to commit {median('render')}, commit to painted {median('paint')} (medians)")
 
 
 def stats(values: list[float]) -> str:
@@ -257,7 +281,8 @@ def test_overview_window(driver, data_dir):
     row("the month asked anew (a search text every job matches)", anew)
     row("week view -> month view", switches)
     lines.append("")
-    lines.append(f"Week view (its runs listed, 7 days): click to painted {stats([w['total'] for w in weeks])}.")
+    lines.append(f"Week view (its runs listed, 7 days): click to painted {stats([w['total'] for w in weeks])}; "
+                 f"{runs_stages(weeks)}.")
 
     # Navigating the month view day by day (each day's runs listed below the grid), then scrolling,
     # with every frame recorded.
@@ -273,7 +298,8 @@ def test_overview_window(driver, data_dir):
     day_updates = [u for d in days for u in d["updates"]]
     lines += [
         "",
-        f"Arrow key to the next day (its runs listed, at most 100 drawn): click to painted {stats([d['total'] for d in days])}.",
+        f"Arrow key to the next day (its runs listed, at most 100 drawn): click to painted {stats([d['total'] for d in days])}; "
+        f"{runs_stages(days)}.",
         f"View updates (render to commit), month changes: {stats(month_updates)}.",
         f"View updates, day changes: {stats(day_updates)}.",
         f"Frames while moving day by day: {frame_report(nav_frames)}.",

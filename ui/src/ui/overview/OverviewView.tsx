@@ -180,7 +180,7 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
   }, [counts.value, monthly]);
   useLayoutEffect(() => {
     if (!runs.fresh || !data) return;
-    benchMark("runs-committed", data.from);
+    benchMark("runs-committed", `${data.from} ${data.computeMicros}`);
     benchPainted("runs-painted", data.from);
   }, [data]);
 
