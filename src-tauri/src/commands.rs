@@ -14,6 +14,7 @@ use kairos_core::ValidationErrors;
 use kairos_engine::{CollectionKey, Engine, EngineError, JobKey};
 use kairos_local::settings;
 use serde_json::{json, Value};
+use std::cell::OnceCell;
 use std::path::PathBuf;
 
 /// Collections made in the app live under this subscription and resource group; collections
@@ -157,13 +158,25 @@ fn all_jobs(d: &Desktop, key: &CollectionKey) -> CommandResult<Vec<JobDefinition
 
 pub fn list_jobs(d: &Desktop, collection: &str) -> CommandResult<Vec<JobSummary>> {
     let key = collection_key(collection)?;
+    // Read once for the whole list, when a job names one of them.
+    let calendars = OnceCell::new();
     all_jobs(d, &key)?
         .iter()
-        .map(|def| job_summary(d, &key, def))
+        .map(|def| job_summary_with(d, &key, def, &calendars))
         .collect()
 }
 
 fn job_summary(d: &Desktop, key: &CollectionKey, def: &JobDefinition) -> CommandResult<JobSummary> {
+    job_summary_with(d, key, def, &OnceCell::new())
+}
+
+/// `calendars`: the collection's, once read (for the jobs that name them).
+fn job_summary_with(
+    d: &Desktop,
+    key: &CollectionKey,
+    def: &JobDefinition,
+    calendars: &OnceCell<NamedCalendars>,
+) -> CommandResult<JobSummary> {
     // ARM names a job `collection/job`.
     let name = job_name(def);
     let props = &def.properties;
@@ -186,7 +199,7 @@ fn job_summary(d: &Desktop, key: &CollectionKey, def: &JobDefinition) -> Command
         sentence: preview::sentence(
             props,
             d.engine.clock().now(),
-            named_calendars(d, key, props)?.as_ref(),
+            named_calendars(d, key, props, calendars)?,
         ),
         next_run: status.next_execution_time.map(rfc3339),
         last_run: status.last_execution_time.map(rfc3339),
@@ -202,19 +215,24 @@ fn job_summary(d: &Desktop, key: &CollectionKey, def: &JobDefinition) -> Command
 pub use kairos_tray::overview::job_name;
 
 /// The calendars of the collection `key`, read only when `props` names one of them (most jobs
-/// name none, and then nothing is read).
-fn named_calendars(
+/// name none, and then nothing is read), and then once into `read`.
+fn named_calendars<'a>(
     d: &Desktop,
     key: &CollectionKey,
     props: &JobProperties,
-) -> CommandResult<Option<NamedCalendars>> {
+    read: &'a OnceCell<NamedCalendars>,
+) -> CommandResult<Option<&'a NamedCalendars>> {
     let names_one = (props.recurrence.as_ref())
         .and_then(|r| r.blackout.as_ref())
         .is_some_and(|b| b.iter().any(|r| matches!(r, BlackoutRef::Name(_))));
     if !names_one {
         return Ok(None);
     }
-    collection_calendars(d, key).map(Some)
+    if let Some(calendars) = read.get() {
+        return Ok(Some(calendars));
+    }
+    let calendars = collection_calendars(d, key)?;
+    Ok(Some(read.get_or_init(|| calendars)))
 }
 
 /// A collection's blackout calendars (none when it defines none).
