@@ -6,12 +6,15 @@ use crate::dto::*;
 use crate::preview;
 use chrono::{DateTime, SecondsFormat, Utc};
 use kairos_core::document::{from_value_at, parse_lenient_json, properties_of_document};
-use kairos_core::model::{JobDefinition, JobHistoryDefinition, JobProperties};
-use kairos_core::validate::validate_job;
+use kairos_core::model::{
+    BlackoutRef, JobDefinition, JobHistoryDefinition, JobProperties, NamedCalendars,
+};
+use kairos_core::validate::validate_job_with;
 use kairos_core::ValidationErrors;
 use kairos_engine::{CollectionKey, Engine, EngineError, JobKey};
 use kairos_local::settings;
 use serde_json::{json, Value};
+use std::cell::OnceCell;
 use std::path::PathBuf;
 
 /// Collections made in the app live under this subscription and resource group; collections
@@ -155,13 +158,25 @@ fn all_jobs(d: &Desktop, key: &CollectionKey) -> CommandResult<Vec<JobDefinition
 
 pub fn list_jobs(d: &Desktop, collection: &str) -> CommandResult<Vec<JobSummary>> {
     let key = collection_key(collection)?;
+    // Read once for the whole list, when a job names one of them.
+    let calendars = OnceCell::new();
     all_jobs(d, &key)?
         .iter()
-        .map(|def| job_summary(d, &key, def))
+        .map(|def| job_summary_with(d, &key, def, &calendars))
         .collect()
 }
 
 fn job_summary(d: &Desktop, key: &CollectionKey, def: &JobDefinition) -> CommandResult<JobSummary> {
+    job_summary_with(d, key, def, &OnceCell::new())
+}
+
+/// `calendars`: the collection's, once read (for the jobs that name them).
+fn job_summary_with(
+    d: &Desktop,
+    key: &CollectionKey,
+    def: &JobDefinition,
+    calendars: &OnceCell<NamedCalendars>,
+) -> CommandResult<JobSummary> {
     // ARM names a job `collection/job`.
     let name = job_name(def);
     let props = &def.properties;
@@ -181,7 +196,11 @@ fn job_summary(d: &Desktop, key: &CollectionKey, def: &JobDefinition) -> Command
             .as_ref()
             .and_then(|a| a.action_type)
             .map_or(String::new(), |t| t.to_string()),
-        sentence: preview::sentence(props, d.engine.clock().now()),
+        sentence: preview::sentence(
+            props,
+            d.engine.clock().now(),
+            named_calendars(d, key, props, calendars)?,
+        ),
         next_run: status.next_execution_time.map(rfc3339),
         last_run: status.last_execution_time.map(rfc3339),
         last_status: newest
@@ -194,6 +213,47 @@ fn job_summary(d: &Desktop, key: &CollectionKey, def: &JobDefinition) -> Command
 }
 
 pub use kairos_tray::overview::job_name;
+
+/// The calendars of the collection `key`, read only when `props` names one of them (most jobs
+/// name none, and then nothing is read), and then once into `read`.
+fn named_calendars<'a>(
+    d: &Desktop,
+    key: &CollectionKey,
+    props: &JobProperties,
+    read: &'a OnceCell<NamedCalendars>,
+) -> CommandResult<Option<&'a NamedCalendars>> {
+    let names_one = (props.recurrence.as_ref())
+        .and_then(|r| r.blackout.as_ref())
+        .is_some_and(|b| b.iter().any(|r| matches!(r, BlackoutRef::Name(_))));
+    if !names_one {
+        return Ok(None);
+    }
+    if let Some(calendars) = read.get() {
+        return Ok(Some(calendars));
+    }
+    let calendars = collection_calendars(d, key)?;
+    Ok(Some(read.get_or_init(|| calendars)))
+}
+
+/// A collection's blackout calendars (none when it defines none).
+pub fn collection_calendars(d: &Desktop, key: &CollectionKey) -> CommandResult<NamedCalendars> {
+    let def = d.engine.get_collection(key)?;
+    Ok(def.properties.calendars.unwrap_or_default())
+}
+
+/// The calendars a definition from the editor needs: its collection's when it names one.
+fn calendars_for(
+    d: &Desktop,
+    collection: Option<&str>,
+    properties: &Value,
+) -> CommandResult<Option<NamedCalendars>> {
+    match collection {
+        Some(id) if preview::names_a_calendar(properties) => {
+            collection_calendars(d, &collection_key(id)?).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
 
 fn count(n: i64) -> u32 {
     u32::try_from(n.max(0)).unwrap_or(u32::MAX)
@@ -305,7 +365,7 @@ pub fn parse_job_text(text: &str) -> ParsedJob {
     match properties_of_document(value) {
         Ok(properties) => ParsedJob {
             name,
-            errors: validate_properties(&properties, Utc::now()),
+            errors: validate_properties(&properties, Utc::now(), None),
             properties: Some(Json(properties)),
         },
         Err(e) => ParsedJob {
@@ -316,13 +376,18 @@ pub fn parse_job_text(text: &str) -> ParsedJob {
     }
 }
 
-/// Every rule the definition breaks, as the engine would report it on save (quotas aside).
-pub fn validate_properties(properties: &Value, now: DateTime<Utc>) -> Vec<FieldError> {
+/// Every rule the definition breaks, as the engine would report it on save (quotas aside);
+/// `calendars` are the collection's, for the calendar names `recurrence.blackout` lists.
+pub fn validate_properties(
+    properties: &Value,
+    now: DateTime<Utc>,
+    calendars: Option<&NamedCalendars>,
+) -> Vec<FieldError> {
     let props: JobProperties = match from_value_at(properties.clone(), "properties") {
         Ok(p) => p,
         Err(e) => return e.errors().iter().map(field_error).collect(),
     };
-    match validate_job(&props, now) {
+    match validate_job_with(&props, now, calendars) {
         Ok(_) => vec![],
         Err(e) => e.errors().iter().map(field_error).collect(),
     }
@@ -405,8 +470,31 @@ fn occurrence_status(attempts: &[HistoryAttempt]) -> String {
     attempts.first().map_or(String::new(), |a| a.status.clone())
 }
 
-pub fn preview_job(d: &Desktop, request: &PreviewRequest) -> PreviewResult {
-    preview::preview(request, d.engine.clock().now())
+/// The editor's live check of a definition of a job in `collection` (`None`: no collection, a
+/// pasted definition), as saving it there would judge it.
+pub fn validate_job(
+    d: &Desktop,
+    collection: Option<&str>,
+    properties: &Value,
+) -> CommandResult<Vec<FieldError>> {
+    let calendars = calendars_for(d, collection, properties)?;
+    Ok(validate_properties(
+        properties,
+        d.engine.clock().now(),
+        calendars.as_ref(),
+    ))
+}
+
+/// The editor's preview. A schedule that names its collection's calendars (`request.collection`)
+/// is read with them, resolved as saving resolves them: the runs they remove are left out and
+/// noted, and a name the collection lacks is an error on that field.
+pub fn preview_job(d: &Desktop, request: &PreviewRequest) -> CommandResult<PreviewResult> {
+    let calendars = calendars_for(d, request.collection.as_deref(), &request.properties.0)?;
+    Ok(preview::preview(
+        request,
+        d.engine.clock().now(),
+        calendars.as_ref(),
+    ))
 }
 
 pub fn get_settings(d: &Desktop) -> CommandResult<Settings> {

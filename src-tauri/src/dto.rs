@@ -115,6 +115,9 @@ pub struct PreviewRequest {
     pub count: u32,
     /// "YYYY-MM": the month `monthDays` describes; null: the month of the first run.
     pub month: Option<String>,
+    /// The job's collection (its id), whose calendars `recurrence.blackout` may name; null for
+    /// a definition outside any collection (a name is then an error on its field).
+    pub collection: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]

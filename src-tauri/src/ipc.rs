@@ -222,15 +222,30 @@ pub async fn parse_job_text(text: String) -> ParsedJob {
 
 #[tauri::command]
 #[specta::specta]
-pub async fn validate_job(properties: Json) -> Vec<FieldError> {
-    c::validate_properties(&properties.0, chrono::Utc::now())
+pub async fn validate_job(
+    app: AppHandle,
+    collection: Option<String>,
+    properties: Json,
+) -> CommandResult<Vec<FieldError>> {
+    let desktop = app.state::<Desktop>().inner();
+    if !crate::preview::names_a_calendar(&properties.0) {
+        return c::validate_job(desktop, None, &properties.0);
+    }
+    blocking(&app, move |d| {
+        c::validate_job(d, collection.as_deref(), &properties.0)
+    })
+    .await
 }
 
-/// Pure computation in microseconds: answered right here, no thread hop.
+/// Pure computation in microseconds: answered right here, no thread hop — unless the schedule
+/// names its collection's calendars, which are read from the database on the blocking pool.
 #[tauri::command]
 #[specta::specta]
 pub async fn preview_job(app: AppHandle, request: PreviewRequest) -> CommandResult<PreviewResult> {
-    Ok(c::preview_job(app.state::<Desktop>().inner(), &request))
+    if request.collection.is_none() || !crate::preview::names_a_calendar(&request.properties.0) {
+        return c::preview_job(app.state::<Desktop>().inner(), &request);
+    }
+    blocking(&app, move |d| c::preview_job(d, &request)).await
 }
 
 /// A page of a job's history, filtered by the engine, with the attempts in flight.

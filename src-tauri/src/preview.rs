@@ -6,13 +6,11 @@ use crate::dto::{FieldError, PreviewRequest, PreviewResult, PreviewRun};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, SecondsFormat, Utc};
 use kairos_core::describe::describe_schedule;
 use kairos_core::document::from_value_at;
-use kairos_core::model::{JobProperties, JobState};
+use kairos_core::model::{JobProperties, JobState, NamedCalendars};
 use kairos_core::preview::preview_schedule;
 use kairos_core::recurrence::{DstAdjustment, Series, Zone};
 use kairos_core::valid::ValidSchedule;
-use kairos_core::validate::{
-    action_problems, truncate_to_second, validate_schedule, validate_timing,
-};
+use kairos_core::validate::{action_problems, truncate_to_second, validate_timing_with};
 use std::collections::BTreeSet;
 use std::time::Instant;
 
@@ -21,14 +19,34 @@ pub const MAX_RUNS: u32 = 1_000;
 /// A series with a run count is walked run by run to mark a month; this bounds that walk.
 const MAX_COUNTED_WALK: usize = 50_000;
 
-/// The schedule of a saved or edited job in plain language ("" when it does not validate).
-pub fn sentence(props: &JobProperties, now: DateTime<Utc>) -> String {
-    validate_schedule(props, now)
+/// The schedule of a saved or edited job in plain language ("" when it does not validate);
+/// `calendars` are its collection's, for the names its blackouts list.
+pub fn sentence(
+    props: &JobProperties,
+    now: DateTime<Utc>,
+    calendars: Option<&NamedCalendars>,
+) -> String {
+    validate_timing_with(props, now, calendars)
         .map(|s| describe_schedule(&s))
         .unwrap_or_default()
 }
 
-pub fn preview(request: &PreviewRequest, now: DateTime<Utc>) -> PreviewResult {
+/// Whether a definition names a calendar (`recurrence.blackout` lists a string), so that its
+/// collection's calendars are needed to read it; inline calendars need nothing else.
+pub fn names_a_calendar(properties: &serde_json::Value) -> bool {
+    properties
+        .pointer("/recurrence/blackout")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|items| items.iter().any(serde_json::Value::is_string))
+}
+
+/// The preview of `request`; `calendars` are the job's collection's (`None`: no collection,
+/// so a calendar named in `recurrence.blackout` is an error on that field).
+pub fn preview(
+    request: &PreviewRequest,
+    now: DateTime<Utc>,
+    calendars: Option<&NamedCalendars>,
+) -> PreviewResult {
     let started = Instant::now();
     let mut result = PreviewResult {
         sentence: String::new(),
@@ -41,7 +59,7 @@ pub fn preview(request: &PreviewRequest, now: DateTime<Utc>) -> PreviewResult {
         schedule_valid: false,
         compute_micros: 0,
     };
-    let checked = check(request, now);
+    let checked = check(request, now, calendars);
     result.errors = checked.errors;
     if let Some(schedule) = checked.schedule {
         result.schedule_valid = true;
@@ -67,7 +85,12 @@ struct Checked {
 
 /// The runs depend only on the schedule (start time, recurrence, zone, blackouts), so a problem
 /// in the action (a new job's empty URL, even a URL of the wrong type) does not stop them.
-fn check(request: &PreviewRequest, now: DateTime<Utc>) -> Checked {
+/// Calendar names resolve against `calendars` as saving resolves them (case-insensitive).
+fn check(
+    request: &PreviewRequest,
+    now: DateTime<Utc>,
+    calendars: Option<&NamedCalendars>,
+) -> Checked {
     let to_dto = |e: &[kairos_core::FieldError]| e.iter().map(field_error).collect::<Vec<_>>();
     let props: JobProperties = match from_value_at(request.properties.0.clone(), "properties") {
         Ok(props) => props,
@@ -79,24 +102,22 @@ fn check(request: &PreviewRequest, now: DateTime<Utc>) -> Checked {
             }
             let schedule = from_value_at::<JobProperties>(without_action, "properties")
                 .ok()
-                .and_then(|p| validate_timing(&p, now).ok());
+                .and_then(|p| validate_timing_with(&p, now, calendars).ok());
             return Checked {
                 schedule,
                 errors: to_dto(e.errors()),
             };
         }
     };
-    match validate_timing(&props, now) {
+    let action = to_dto(&action_problems(&props));
+    match validate_timing_with(&props, now, calendars) {
         Ok(schedule) => Checked {
             schedule: Some(schedule),
-            errors: to_dto(&action_problems(&props)),
+            errors: action,
         },
-        Err(_) => Checked {
+        Err(e) => Checked {
             schedule: None,
-            errors: validate_schedule(&props, now)
-                .err()
-                .map(|e| to_dto(e.errors()))
-                .unwrap_or_default(),
+            errors: to_dto(e.errors()).into_iter().chain(action).collect(),
         },
     }
 }

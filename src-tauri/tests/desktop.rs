@@ -198,8 +198,9 @@ fn the_preview_lists_runs_and_marks_the_month() {
         properties: Json(last_friday_at_0515()),
         count: 3,
         month: month.map(str::to_string),
+        collection: None,
     };
-    let p = c::preview_job(&s.desktop, &request(None));
+    let p = c::preview_job(&s.desktop, &request(None)).unwrap();
     assert!(p.errors.is_empty(), "{:?}", p.errors);
     assert_eq!(p.sentence, "Every month on the last Friday at 05:15 UTC");
     let runs: Vec<&str> = p.runs.iter().map(|r| r.at.as_str()).collect();
@@ -216,7 +217,7 @@ fn the_preview_lists_runs_and_marks_the_month() {
         (p.month.as_str(), p.month_days.as_slice()),
         ("2026-11", &[27][..])
     );
-    let january = c::preview_job(&s.desktop, &request(Some("2027-01")));
+    let january = c::preview_job(&s.desktop, &request(Some("2027-01"))).unwrap();
     assert_eq!(january.month_days, vec![29]);
 
     let mut bad = last_friday_at_0515();
@@ -227,8 +228,10 @@ fn the_preview_lists_runs_and_marks_the_month() {
             properties: Json(bad),
             count: 3,
             month: None,
+            collection: None,
         },
-    );
+    )
+    .unwrap();
     assert!(p.runs.is_empty());
     assert!(
         p.errors[0]
@@ -252,8 +255,10 @@ fn the_preview_shows_runs_while_the_action_is_incomplete() {
                 properties: Json(props),
                 count: 2,
                 month: None,
+                collection: None,
             },
         )
+        .unwrap()
     };
     let mut empty_url = last_friday_at_0515();
     empty_url["action"]["request"]["uri"] = json!("");
@@ -311,8 +316,10 @@ fn a_job_that_runs_every_minute_marks_every_remaining_day_of_the_month() {
             properties: Json(props),
             count: 1000,
             month: None,
+            collection: None,
         },
-    );
+    )
+    .unwrap();
     assert_eq!(p.runs.len(), 1000);
     assert_eq!(p.month_days, (23..=30).collect::<Vec<u32>>());
 }

@@ -358,11 +358,20 @@ class Request:
 
 @dataclass
 class Target:
-    """An HTTP server on 127.0.0.1 that answers every request with `status` and records it."""
+    """An HTTP server on 127.0.0.1 that answers every request with `status` and records it; a
+    request to a path given to `hold` is recorded at once and answered only once released."""
     url: str
     status: int = 200
     requests: list[Request] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    holds: dict[str, threading.Event] = field(default_factory=dict)
+
+    def hold(self, path: str) -> threading.Event:
+        """Hold the answers to `path` until the returned event is set (at most 120 s)."""
+        gate = threading.Event()
+        with self.lock:
+            self.holds[path] = gate
+        return gate
 
     def received(self, job: str | None = None, method: str | None = None, after: float = 0) -> list[Request]:
         with self.lock:
@@ -384,6 +393,9 @@ def target():
                 state.requests.append(Request(self.command, self.path,
                                               {k.lower(): v for k, v in self.headers.items()}, body, time.time()))
                 status = state.status
+                gate = state.holds.get(self.path)
+            if gate is not None:
+                gate.wait(120)
             reply = f"status {status}\n".encode()
             self.send_response(status)
             self.send_header("Content-Type", "text/plain")

@@ -116,3 +116,21 @@ def test_d_a_name_that_differs_only_in_case_is_refused(driver, ui):
     ui.click("#calendars-delete")
     ui.click("#calendars-save")
     ui.gone("#calendars[open]")
+
+
+def test_e_the_job_editors_preview_resolves_the_collections_calendar(driver, ui):
+    # The job names "Holidays", a calendar of its collection: the editor's preview reads it there
+    # (as saving does), so the runs it removes are gone from the list and noted, not an error.
+    driver.execute_script("location.hash = arguments[0]", "#/c/local%2Fdesktop%2Fcal/j/daily")
+
+    def shown():
+        return [e.get_attribute("datetime") for e in ui.all("#preview-runs:not(.stale) time")]
+
+    want = [at_eight(n) for n in (0, 2, 5, 7, 8, 9, 10, 11, 12, 14)]
+    wait_for(lambda: shown() == want, 15, f"the editor's preview to list {want}",
+             describe=lambda: f"shown: {shown()}")
+    notes = ui.wait_text("#preview-notes", lambda t: t.count("Blackout 'holidays'") == 4,
+                         "to note the four stretches 'holidays' removes")
+    assert "Blackout 'holidays' skips 2 runs from" in notes, notes
+    assert not ui.all("#preview-fix"), "the calendar's name is no error"
+    assert "holidays" in ui.text("#preview-sentence"), ui.text("#preview-sentence")

@@ -1,7 +1,9 @@
 """The job manager (issue 16), step by step on one data directory: three jobs made through the
-window's own IPC commands, then a selection of them enabled, run now and deleted from the jobs
-table; and (for the job never run, so the runner's pruning to 1,000 never touches it) a history longer than the runner's 1,000 records (seeded into the database) paged to
-its end in the history view.
+window's own IPC commands, then a selection of them enabled, run now, exported ("Export (2)…")
+and deleted from the jobs table; for the job never run (so the runner's pruning to 1,000 never
+touches it) a history longer than the runner's 1,000 records (seeded into the database) paged to
+its end in the history view; and a run the target holds, shown live ("Running … since") in its
+history until the target answers and its result takes its place.
 
 The jobs call the module's loopback target; "Run now" is proven by the requests the target
 receives. The history's records are written straight into the app's SQLite file in one short
@@ -9,6 +11,7 @@ transaction (the runner keeps 1,000 per job, so making 2,500 by running would ta
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from datetime import datetime, timedelta, timezone
@@ -73,7 +76,29 @@ def test_c_bulk_run_now(driver, ui, target):
     assert not target.received(job="m-one", after=started), "m-one was not selected"
 
 
-def test_d_bulk_delete_after_the_confirmation(driver, ui):
+def test_d_bulk_export_of_the_selection(driver, ui, tmp_path):
+    select(ui, "m-one", "m-three")
+    ui.wait_text("#bulk-export", lambda t: t == "Export (2)…", "the export button to count the selection")
+    ui.click("#bulk-export")
+    ui.find("#export-dialog[open]")
+    ui.select("#export-format", "Bundle")
+    bundle = tmp_path / "selection.json"
+    ui.type("#export-path", str(bundle))
+    ui.click("#export-submit")
+    ui.wait_text("#export-done", lambda t: str(bundle) in t, "to say where the bundle was saved")
+    doc = json.loads(bundle.read_text())
+    [collection] = doc["collections"]
+    names = sorted(j["name"].split("/")[-1] for j in collection["jobs"])
+    assert names == ["m-one", "m-three"], names
+    ui.click("#export-close")
+    ui.gone("#export-dialog[open]")
+    # The selection stays for the next step: clear it.
+    for name in ("m-one", "m-three"):
+        ui.click(ROW.format(name) + " input[data-select]")
+    ui.wait_text("#selection-label", lambda t: t == "No job selected", "the selection to be cleared")
+
+
+def test_e_bulk_delete_after_the_confirmation(driver, ui):
     select(ui, "m-two", "m-three")
     ui.click("#bulk-delete")
     ui.wait_text("#confirm-bulk-delete-text", lambda t: "Delete 2 jobs?" in t, "to ask about 2 jobs")
@@ -95,7 +120,7 @@ def seed_history(data_dir, job: str) -> None:
               "Failed" if i % 10 == 0 else "Completed", f"seeded run {i}", i + 1) for i in range(SEEDED)])
 
 
-def test_e_history_pages_past_1000_records(driver, ui, data_dir):
+def test_f_history_pages_past_1000_records(driver, ui, data_dir):
     seed_history(data_dir, "m-one")
     ui.click(ROW.format("m-one") + " input[data-select]")
     ui.click("#open-history")
@@ -119,3 +144,28 @@ def test_e_history_pages_past_1000_records(driver, ui, data_dir):
     # The engine filters: the failed seeded runs are one in ten.
     ui.select("#history-filter", "Failed")
     ui.wait_text("#history-range", lambda t: t == "Records 1–100 of 250", "to count the failed runs")
+
+
+def test_g_a_run_in_progress_shows_live_then_its_result(driver, ui, target):
+    release = target.hold("/m-slow")
+    try:
+        start = (datetime.now(timezone.utc) + timedelta(days=365)).strftime("%Y-%m-%dT00:00:00Z")
+        invoke(driver, "save_job", {"collection": COLLECTION_ID, "name": "m-slow", "create": True, "properties": {
+            "startTime": start,
+            "action": {"type": "Http", "request": {"uri": f"{target.url}/m-slow", "method": "POST"},
+                       "retryPolicy": {"retryType": "None"}},
+            "recurrence": {"frequency": "Day", "interval": 1}}})
+        driver.execute_script("location.hash = arguments[0]", f"#/c/{COLLECTION_ID.replace('/', '%2F')}/j/m-slow/history")
+        ui.wait_text("#history .empty-state", lambda t: "No runs yet" in t, "the empty history of m-slow")
+        invoke(driver, "run_job_now", {"collection": COLLECTION_ID, "name": "m-slow"})
+        wait_for(lambda: target.received(job="m-slow"), 60, "the target to receive m-slow's run (held)")
+        running = ui.wait_text("#history-running", lambda t: "Running" in t and "since" in t,
+                               "the held run to show live")
+        assert "run of" in running, running
+        assert not ui.all('[data-testid="occurrence"]'), "no result yet"
+    finally:
+        release.set()
+    ui.gone("#history-running", timeout=30)
+    result = ui.wait_text('[data-testid="occurrence"]', lambda t: "Completed" in t,
+                          "the finished run's result in its place", timeout=30)
+    assert "200" in result, result

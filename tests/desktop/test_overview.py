@@ -175,3 +175,48 @@ def test_f_bulk_disable(driver, ui):
     for name in (MOVED, SKIPPED):
         wait_for(lambda n=name: ui.find(ROW.format(n) + " td.state").text == "Disabled", 15, f"{name} to be disabled")
     assert ui.find(ROW.format(BLACKOUT) + " td.state").text == "Enabled"
+
+
+QUEUE = "queue-noon"
+
+
+def test_g_filters_by_job_state_and_action_kind(driver, ui):
+    """The state and action filters: a Storage-queue job from tomorrow beside the Http ones, and
+    the job with today's failed run disabled (its past run stays, its future ones go)."""
+    today = datetime.now(timezone.utc).date()
+    tomorrow = today + timedelta(days=1)
+    invoke(driver, "save_job", {"collection": COLLECTION_ID, "name": QUEUE, "create": True, "properties": {
+        "startTime": f"{tomorrow.isoformat()}T00:00:00Z",
+        "action": {"type": "StorageQueue", "queueMessage": {
+            "storageAccount": "kairostest", "queueName": "noon", "sasToken": "sv=2019-02-02&sig=x", "message": "hi"}},
+        "recurrence": {"frequency": "Day", "interval": 1, "schedule": {"hours": [12], "minutes": [30]}}}})
+    invoke(driver, "set_job_enabled", {"collection": COLLECTION_ID, "name": FAILING, "enabled": False})
+    ui.click("#open-overview")
+    wait_for(lambda: ui.hash() == "#/overview", 10, "the overview page")
+    ui.type("#overview-zone", "UTC")
+    ui.click("#overview-view-week")
+    ui.click("#overview-today")
+    ui.click(f'[data-testid="overview-day-{today.isoformat()}"]')
+    ui.find("#overview-calendar").send_keys("\ue014")  # ArrowRight: tomorrow
+    wait_for(lambda: ui.find(f'[data-testid="overview-day-{tomorrow}"]').get_attribute("aria-pressed") == "true", 10,
+             f"{tomorrow} to be selected")
+
+    def jobs_shown(want: set[str], what: str):
+        wait_for(lambda: {j for j, _ in runs_shown(ui)} == want, 20, what, describe=lambda: runs_shown(ui))
+
+    jobs_shown({QUEUE, BLACKOUT}, f"tomorrow's runs: {QUEUE} and {BLACKOUT} (blacked out)")
+    ui.select("#overview-action", "StorageQueue")
+    jobs_shown({QUEUE}, "the Storage-queue job alone")
+    ui.select("#overview-action", "Http")
+    jobs_shown({BLACKOUT}, "the Http job alone")
+    ui.select("#overview-action", "")
+    ui.select("#overview-state", "Disabled")
+    jobs_shown(set(), "no run tomorrow of a disabled job")
+    ui.click(f'[data-testid="overview-day-{today.isoformat()}"]')
+    jobs_shown({FAILING}, f"today: the past failed run of {FAILING}, now disabled")
+    assert (FAILING, "failed") in runs_shown(ui)
+    ui.select("#overview-state", "Enabled")
+    wait_for(lambda: FAILING not in {j for j, _ in runs_shown(ui)}, 20, f"{FAILING}'s run to go under Enabled",
+             describe=lambda: runs_shown(ui))
+    ui.find("#overview-calendar").send_keys("\ue014")
+    jobs_shown({QUEUE, BLACKOUT}, "tomorrow's runs of the enabled jobs")

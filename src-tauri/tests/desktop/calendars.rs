@@ -179,3 +179,92 @@ fn bad_calendars_are_refused_on_the_editor_fields() {
     assert_eq!(got, ["calendars[0].name"]);
     assert_eq!(calendars::get(d, &id).unwrap(), vec![], "nothing was saved");
 }
+
+/// The job editor's preview of a schedule that names the collection's calendars: resolved as
+/// saving resolves them (any case), the runs they remove left out and noted, the same runs the
+/// calendar editor's preview keeps; a name the collection lacks is an error on that field, as
+/// is any name outside a collection.
+#[test]
+fn the_job_editors_preview_resolves_the_collections_calendar_names() {
+    use kairos_desktop::dto::{Json, PreviewRequest};
+    let s = setup();
+    let d = &s.desktop;
+    let id = c::create_collection(d, "ops").unwrap().id;
+    calendars::save(d, &id, &edited()).unwrap();
+    let preview = |collection: Option<&str>, blackout: serde_json::Value| {
+        c::preview_job(
+            d,
+            &PreviewRequest {
+                properties: Json(daily_at_eight(blackout)),
+                count: 5,
+                month: Some("2026-11".into()),
+                collection: collection.map(str::to_string),
+            },
+        )
+        .unwrap()
+    };
+
+    let p = preview(Some(&id), json!(["Holidays", "NIGHT"]));
+    assert!(p.schedule_valid && p.errors.is_empty(), "{:?}", p.errors);
+    let runs: Vec<&str> = p.runs.iter().map(|r| r.at.as_str()).collect();
+    assert_eq!(
+        runs,
+        [
+            "2026-11-24T08:00:00Z",
+            "2026-11-26T08:00:00Z",
+            "2026-11-29T08:00:00Z",
+            "2026-12-01T08:00:00Z",
+            "2026-12-02T08:00:00Z",
+        ]
+    );
+    assert_eq!(p.month_days, vec![24, 26, 29]);
+    assert_eq!(
+        p.notes,
+        [
+            "Blackout 'holidays' skips 1 run from Wed 25 Nov 2026 08:00 until Thu 26 Nov 2026 00:00",
+            "Blackout 'holidays' skips 2 runs from Fri 27 Nov 2026 08:00 until Sun 29 Nov 2026 00:00",
+            "Blackout 'night' skips 1 run from Mon 30 Nov 2026 08:00 until Mon 30 Nov 2026 10:00",
+        ]
+    );
+    assert!(p.sentence.contains("holidays"), "{}", p.sentence);
+    // The calendar editor's preview of the saved job keeps exactly these runs.
+    c::save_job(
+        d,
+        &id,
+        "daily",
+        daily_at_eight(json!(["Holidays", "NIGHT"])),
+        true,
+    )
+    .unwrap();
+    let kept: Vec<String> = calendars::preview(d, &id, &edited(), Some("daily"), 5).unwrap()[0]
+        .runs
+        .iter()
+        .filter(|r| r.removed_by.is_none())
+        .map(|r| r.at.clone())
+        .collect();
+    assert_eq!(kept, runs);
+    // The jobs table describes it with its calendars, read from the collection.
+    let listed = c::list_jobs(d, &id).unwrap();
+    assert_eq!(listed[0].sentence, p.sentence);
+
+    // A name the collection lacks, and any name without a collection: no runs, the field marked.
+    for (collection, marked, message) in [
+        (Some(id.as_str()), 1, "has no calendar named 'weekends'"),
+        (None, 2, "only a job in a job collection"),
+    ] {
+        let p = preview(collection, json!(["holidays", "weekends"]));
+        assert!(!p.schedule_valid && p.runs.is_empty());
+        assert_eq!(p.errors.len(), marked, "{:?}", p.errors);
+        let last = &p.errors[marked - 1];
+        assert_eq!(last.path, "properties.recurrence.blackout[1]");
+        assert!(last.message.contains(message), "{:?}", p.errors);
+    }
+    // The editor's validation reads the same calendars.
+    let props = daily_at_eight(json!(["holidays"]));
+    assert_eq!(c::validate_job(d, Some(&id), &props).unwrap(), vec![]);
+    let outside = c::validate_job(d, None, &props).unwrap();
+    assert_eq!(outside[0].path, "properties.recurrence.blackout[0]");
+    // A collection that is gone is an error, not a check without its calendars.
+    let err = c::validate_job(d, Some("local/desktop/gone"), &props).unwrap_err();
+    assert_eq!(err.code, "ResourceNotFound", "{err:?}");
+}

@@ -204,6 +204,23 @@ fn every_record_of_a_long_history_exports_to_csv() {
     r.text = Some("needle".into());
     let done = kairos_desktop::transfer::export_history(d, &r).unwrap();
     assert_eq!(done.records, 3, "the view's filters apply to the file");
+    // The date range and the status too: occurrences 0 to 2 (five records), two of them failed.
+    r.text = None;
+    r.from = Some(iso(BASE_MS));
+    r.to = Some(iso(BASE_MS + 2 * HOUR_MS + HOUR_MS / 2));
+    let done = kairos_desktop::transfer::export_history(d, &r).unwrap();
+    assert_eq!(done.records, 5);
+    r.status = Some("Failed".into());
+    let done = kairos_desktop::transfer::export_history(d, &r).unwrap();
+    assert_eq!(done.records, 2);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        text.lines()
+            .skip(1)
+            .filter(|l| l.contains("Failed"))
+            .count(),
+        2
+    );
 }
 
 /// An attempt the runner has claimed and that is due is "running"; a claimed one not yet due

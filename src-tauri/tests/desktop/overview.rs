@@ -94,3 +94,64 @@ fn the_month_view_gets_counts_per_quarter_hour_filtered_in_the_engine() {
     let err = ask("", None, None, Some(vec!["x".into()])).unwrap_err();
     assert_eq!(err.errors[0].path, "collection");
 }
+
+/// Busy minutes: the earliest few of each host are listed, and every host says how many it has,
+/// for both the counts (month) and the runs (day, week) answers.
+#[test]
+fn busy_minutes_are_listed_a_few_per_host_and_counted_per_host() {
+    let s = setup();
+    let d = &s.desktop;
+    let id = c::create_collection(d, "busy").unwrap().id;
+    let hourly = |host: &str| {
+        json!({"startTime": "2026-11-24T00:00:00Z",
+            "action": {"type": "Http", "request": {"uri": format!("http://{host}/x"), "method": "GET"}},
+            "recurrence": {"frequency": "Hour", "interval": 1, "schedule": {"minutes": [0]}}})
+    };
+    for i in 0..10 {
+        c::save_job(d, &id, &format!("a-{i}"), hourly("a.example.test"), true).unwrap();
+    }
+    for i in 0..10 {
+        // The same ten on b only for the first six hours of the day.
+        let mut props = hourly("b.example.test");
+        props["recurrence"]["endTime"] = json!("2026-11-24T05:30:00Z");
+        c::save_job(d, &id, &format!("b-{i}"), props, true).unwrap();
+    }
+    let (from, to) = ("2026-11-24T00:00:00Z", "2026-11-25T00:00:00Z");
+    let counts = o::overview_counts(
+        d,
+        &OverviewCountsRequest {
+            from: from.into(),
+            to: to.into(),
+            collections: None,
+            search: String::new(),
+            state: None,
+            action: None,
+        },
+    )
+    .unwrap();
+    let runs = o::overview(
+        d,
+        &o::OverviewRequest {
+            from: from.into(),
+            to: to.into(),
+            collections: None,
+        },
+    )
+    .unwrap();
+    for (minutes, hosts) in [
+        (&counts.busy_minutes, &counts.busy_hosts),
+        (&runs.busy_minutes, &runs.busy_hosts),
+    ] {
+        let hosts: Vec<(&str, u32)> = hosts.iter().map(|h| (h.host.as_str(), h.minutes)).collect();
+        assert_eq!(hosts, [("a.example.test", 24), ("b.example.test", 6)]);
+        let listed: Vec<(&str, &str)> = (minutes.iter())
+            .filter(|m| m.host == "a.example.test")
+            .map(|m| (m.minute.as_str(), m.host.as_str()))
+            .collect();
+        assert_eq!(listed.len(), o::BUSY_MINUTES_PER_HOST);
+        assert_eq!(listed[0].0, "2026-11-24T00:00:00Z");
+        assert_eq!(listed[4].0, "2026-11-24T04:00:00Z");
+        assert_eq!(minutes.len(), 2 * o::BUSY_MINUTES_PER_HOST);
+        assert!(minutes.iter().all(|m| m.jobs == 10), "{minutes:?}");
+    }
+}

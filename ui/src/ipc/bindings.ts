@@ -33,8 +33,11 @@ export const commands = {
 	setJobEnabled: (collection: string, name: string, enabled: boolean) => typedError<JobSummary_Serialize, CommandError>(__TAURI_INVOKE("set_job_enabled", { collection, name, enabled })),
 	exportJob: (collection: string, name: string) => typedError<string, CommandError>(__TAURI_INVOKE("export_job", { collection, name })),
 	parseJobText: (text: string) => __TAURI_INVOKE<ParsedJob_Serialize>("parse_job_text", { text }),
-	validateJob: (properties: any) => __TAURI_INVOKE<FieldError[]>("validate_job", { properties }),
-	/**  Pure computation in microseconds: answered right here, no thread hop. */
+	validateJob: (collection: string | null, properties: any) => typedError<FieldError[], CommandError>(__TAURI_INVOKE("validate_job", { collection, properties })),
+	/**
+	 *  Pure computation in microseconds: answered right here, no thread hop — unless the schedule
+	 *  names its collection's calendars, which are read from the database on the blocking pool.
+	 */
 	previewJob: (request: PreviewRequest_Deserialize) => typedError<PreviewResult_Serialize, CommandError>(__TAURI_INVOKE("preview_job", { request })),
 	/**  A page of a job's history, filtered by the engine, with the attempts in flight. */
 	historyPage: (request: HistoryPageRequest_Deserialize) => typedError<HistoryPage_Serialize, CommandError>(__TAURI_INVOKE("history_page", { request })),
@@ -68,6 +71,13 @@ export type ApiInfo = {
 	/**  The bearer token clients need; shown so it can be copied into a script. */
 	token: string,
 	running: boolean,
+};
+
+/**  A host that many jobs call in the same minutes. */
+export type BusyHost = {
+	host: string,
+	/**  Its busy minutes in the window, listed in `busyMinutes` or not. */
+	minutes: number,
 };
 
 export type BusyMinute = {
@@ -700,8 +710,18 @@ export type OverviewCountsResult = {
 	counts: number[],
 	/**  Every job of the chosen collections (the filters' choices, those filtered out too). */
 	jobs: OverviewJob[],
-	/**  Minutes in which many of the counted jobs are planned to call the same host. */
+	/**
+	 *  Minutes in which many of the counted jobs are planned to call the same host: the
+	 *  earliest `BUSY_MINUTES_PER_HOST` of each host (`busy_hosts` counts them all).
+	 */
 	busyMinutes: BusyMinute[],
+	/**  Every host with busy minutes, and how many, the busiest first. */
+	busyHosts: BusyHost[],
+	/**
+	 *  How long the command took before serializing its answer (the window benchmark tells it
+	 *  from the round trip).
+	 */
+	computeMicros: number,
 };
 
 export type OverviewJob = {
@@ -722,8 +742,18 @@ export type OverviewResult = {
 	from: string,
 	jobs: OverviewJob[],
 	runs: OverviewRuns,
-	/**  Minutes in which many jobs are planned to call the same host. */
+	/**
+	 *  Minutes in which many jobs are planned to call the same host: the earliest
+	 *  `BUSY_MINUTES_PER_HOST` of each host (`busy_hosts` counts them all).
+	 */
 	busyMinutes: BusyMinute[],
+	/**  Every host with busy minutes, and how many, the busiest first. */
+	busyHosts: BusyHost[],
+	/**
+	 *  How long the command took before serializing its answer (the window benchmark tells it
+	 *  from the round trip).
+	 */
+	computeMicros: number,
 };
 
 /**
@@ -784,6 +814,11 @@ export type PreviewRequest_Deserialize = {
 	count: number,
 	/**  "YYYY-MM": the month `monthDays` describes; null: the month of the first run. */
 	month?: string | null,
+	/**
+	 *  The job's collection (its id), whose calendars `recurrence.blackout` may name; null for
+	 *  a definition outside any collection (a name is then an error on its field).
+	 */
+	collection?: string | null,
 };
 
 export type PreviewRequest_Serialize = {
@@ -792,6 +827,11 @@ export type PreviewRequest_Serialize = {
 	count: number,
 	/**  "YYYY-MM": the month `monthDays` describes; null: the month of the first run. */
 	month: string | null,
+	/**
+	 *  The job's collection (its id), whose calendars `recurrence.blackout` may name; null for
+	 *  a definition outside any collection (a name is then an error on its field).
+	 */
+	collection: string | null,
 };
 
 export type PreviewResult = PreviewResult_Serialize | PreviewResult_Deserialize;

@@ -412,7 +412,7 @@ export const fakeBackend: Backend = {
         return { name: null, properties: null, errors: [{ path: "", code: "BadRequest", message: String(e) }] };
       }
     },
-    validateJob: async (p) => check(o(p)),
+    validateJob: (_c, p) => ok(check(o(p))),
     previewJob: ({ properties, count, month }) => {
       const start = Date.UTC(2026, 0, 30, 5, 15);
       const runs = Array.from({ length: Math.min(count, 5) }, (_, i) => new Date(start + i * 7 * 86_400_000));

@@ -45,6 +45,8 @@ export function fakeOverview(
     })),
     runs: toColumns(from, runs),
     busyMinutes: [],
+    busyHosts: [],
+    computeMicros: 0,
   };
 }
 
@@ -64,5 +66,7 @@ export function fakeOverviewCounts(jobs: JobSummary[], request: CountsRequest, n
     counts: countRuns(runs, request.to, filter),
     jobs: runs.jobs,
     busyMinutes: runs.busyMinutes,
+    busyHosts: runs.busyHosts,
+    computeMicros: 0,
   };
 }

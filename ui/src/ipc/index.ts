@@ -143,7 +143,10 @@ export const api = {
     result((c) => c.setJobEnabled(collection, name, enabled)),
   exportJob: (collection: string, name: string): Promise<string> => result((c) => c.exportJob(collection, name)),
   parseJobText: (text: string): Promise<ParsedJob> => plain((c) => c.parseJobText(text)),
-  validateJob: (properties: JsonValue): Promise<FieldError[]> => plain((c) => c.validateJob(properties)),
+  /** As saving into `collection` would judge it (its calendars for the names a blackout lists). */
+  validateJob: (collection: string | null, properties: JsonValue): Promise<FieldError[]> =>
+    result((c) => c.validateJob(collection, properties)),
+  /** `request.collection`: the job's collection, whose calendars its blackouts may name. */
   previewJob: (request: PreviewRequest): Promise<PreviewResult> => result((c) => c.previewJob(request)),
   /** A page of a job's history, filtered and paged by the engine, with the attempts in flight. */
   historyPage: (request: HistoryPageRequest): Promise<HistoryPage> => result((c) => c.historyPage(request)),

@@ -1,6 +1,6 @@
 import { endOfDay, startOfDay } from "date-fns";
 import { describe, expect, it } from "vitest";
-import { engineQuery, NO_QUERY, pageLabel, queryErrors } from "./historyFilter";
+import { engineQuery, NO_QUERY, pageLabel, queryErrors, queryWords } from "./historyFilter";
 
 describe("engineQuery", () => {
   it("sends local days as instants, inclusive of the last day", () => {
@@ -32,6 +32,18 @@ describe("queryErrors", () => {
       to: "must not be before the start date",
     });
     expect(queryErrors({ ...NO_QUERY, from: "2026-11-22", to: "2026-11-22" })).toEqual({});
+  });
+});
+
+describe("queryWords", () => {
+  it("says what an export of the view holds, leaving out what the view leaves out", () => {
+    expect(queryWords("", NO_QUERY)).toBe("Every record");
+    expect(queryWords("Failed", { from: "2026-11-01", to: "2026-11-20", text: " timeout " })).toBe(
+      "Every Failed record from 2026-11-01 to 2026-11-20 containing “timeout”",
+    );
+    expect(queryWords("", { ...NO_QUERY, from: "2026-11-01" })).toBe("Every record from 2026-11-01 on");
+    expect(queryWords("", { ...NO_QUERY, to: "2026-11-20" })).toBe("Every record up to 2026-11-20");
+    expect(queryWords("", { from: "2026-02-30", to: "2026-11-20", text: "" })).toBe("Every record up to 2026-11-20");
   });
 });
 

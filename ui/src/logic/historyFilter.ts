@@ -44,6 +44,23 @@ export function engineQuery(status: string, q: HistoryQuery): EngineQuery {
   };
 }
 
+/**
+ * The records `engineQuery(status, q)` lets through, in words: "Every Failed record from
+ * 2026-11-01 to 2026-11-20 containing “timeout”" (an invalid bound is left out, as it is there).
+ */
+export function queryWords(status: string, q: HistoryQuery): string {
+  const errors = queryErrors(q);
+  const from = errors.from ? "" : q.from;
+  const to = errors.to ? "" : q.to;
+  const text = q.text.trim();
+  let words = status ? `Every ${status} record` : "Every record";
+  if (from && to) words += ` from ${from} to ${to}`;
+  else if (from) words += ` from ${from} on`;
+  else if (to) words += ` up to ${to}`;
+  if (text) words += ` containing “${text}”`;
+  return words;
+}
+
 /** "Records 101–200 of 2,500" for a page of `shown` records from `skip`. */
 export function pageLabel(skip: number, shown: number, total: number): string {
   const n = (x: number) => x.toLocaleString("en-US");

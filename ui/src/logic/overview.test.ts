@@ -232,6 +232,15 @@ describe("runs", () => {
       "b.example: 12 jobs at 09:00 and 1 more minutes",
       "a.example: 10 jobs at 09:00",
     ]);
+    // The engine lists the earliest few per host and counts them all: the count wins.
+    const counted = busyWarnings(busy, (ms) => localTime(ms, "UTC"), 1, [
+      { host: "a.example", minutes: 300 },
+      { host: "b.example", minutes: 2 },
+    ]);
+    expect(counted.map((w) => [w.text, w.minutes])).toEqual([
+      ["a.example: 10 jobs at 09:00 and 299 more minutes", 300],
+      ["b.example: 12 jobs at 09:00 and 1 more minutes", 2],
+    ]);
   });
 });
 

@@ -19,6 +19,8 @@ export type OverviewData = {
     details: string[];
   };
   busyMinutes: { minute: string; host: string; jobs: number }[];
+  /** Every host with busy minutes and how many (`busyMinutes` lists the earliest few of each). */
+  busyHosts?: { host: string; minutes: number }[];
 };
 
 /** `runs.kind` codes (src-tauri/src/overview.rs). */
@@ -436,6 +438,7 @@ export function busyWarnings(
   busy: OverviewData["busyMinutes"],
   format: (ms: number) => string,
   limit = 5,
+  hosts?: OverviewData["busyHosts"],
 ): { host: string; text: string; minutes: number }[] {
   const byHost = new Map<string, { minute: number; jobs: number }[]>();
   for (const b of busy) {
@@ -443,16 +446,22 @@ export function busyWarnings(
     list.push({ minute: instantMs(b.minute), jobs: b.jobs });
     byHost.set(b.host, list);
   }
-  return [...byHost.entries()]
-    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
-    .map(([host, list]) => {
-      const shown = list
-        .slice(0, limit)
-        .map((m) => `${m.jobs} jobs at ${format(m.minute)}`)
-        .join(", ");
-      const more = list.length > limit ? ` and ${list.length - limit} more minutes` : "";
-      return { host, text: `${host}: ${shown}${more}`, minutes: list.length };
-    });
+  // The engine's count of each host's minutes when it sends one (it lists only the earliest).
+  const counted =
+    hosts ??
+    [...byHost.entries()]
+      .map(([host, list]) => ({ host, minutes: list.length }))
+      .sort((a, b) => b.minutes - a.minutes || a.host.localeCompare(b.host));
+  return counted.map(({ host, minutes }) => {
+    const list = byHost.get(host) ?? [];
+    const shown = list
+      .slice(0, limit)
+      .map((m) => `${m.jobs} jobs at ${format(m.minute)}`)
+      .join(", ");
+    const listed = Math.min(limit, list.length);
+    const more = minutes > listed ? ` and ${minutes - listed} more minutes` : "";
+    return { host, text: `${host}: ${shown}${more}`, minutes };
+  });
 }
 
 /** Where clicking a run goes: a coming run opens the job, a past one its history at that record (by its start). */

@@ -1,16 +1,25 @@
-// A job's history to a CSV file: every record with the status the history shows (the date and
-// text filters narrow the view only; the file is for a spreadsheet to sort and filter).
+// A job's history to a CSV file: every record the history view lets through (its status, date
+// range and text), however many pages that is.
 import { useState } from "preact/hooks";
 import { api, errorsOf, type FieldError, type HistoryExportResult, messageOf } from "../ipc";
+import { engineQuery, type HistoryQuery, queryWords } from "../logic/historyFilter";
 import { errorsByField } from "../logic/transfer";
 import { Modal } from "./Modal";
 import { FieldMessages, PathField } from "./transfer/PathField";
 
-const FIELDS = ["path", "status"] as const;
+const FIELDS = ["path", "status", "from", "to", "text"] as const;
 
-type Props = { open: boolean; collection: string; job: string; status: string; onClose: () => void };
+type Props = {
+  open: boolean;
+  collection: string;
+  job: string;
+  /** What the history view is showing: its status ("" = all) and its date range and text. */
+  status: string;
+  query: HistoryQuery;
+  onClose: () => void;
+};
 
-export function HistoryExportDialog({ open, collection, job, status, onClose }: Props) {
+export function HistoryExportDialog({ open, collection, job, status, query, onClose }: Props) {
   const [path, setPath] = useState("");
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [done, setDone] = useState<HistoryExportResult | null>(null);
@@ -21,7 +30,7 @@ export function HistoryExportDialog({ open, collection, job, status, onClose }: 
     setDone(null);
     setErrors([]);
     try {
-      setDone(await api.exportHistory({ collection, job, status: status || null, path: path.trim() }));
+      setDone(await api.exportHistory({ collection, job, ...engineQuery(status, query), path: path.trim() }));
     } catch (err) {
       setErrors(errorsOf(err).length ? errorsOf(err) : [{ path: "", code: "Error", message: messageOf(err) }]);
     }
@@ -30,15 +39,15 @@ export function HistoryExportDialog({ open, collection, job, status, onClose }: 
   return (
     <Modal id="history-export-dialog" open={open} onClose={onClose} title={`Export the history of ${job}`}>
       <form class="transfer-form" onSubmit={submit}>
-        <p class="muted">
-          {status ? `Every ${status} record` : "Every record"}, newest first, as CSV (one line per attempt).
+        <p id="history-export-what" class="muted">
+          {queryWords(status, query)}, newest first, as CSV (one line per attempt).
         </p>
         <PathField
           id="history-export-path"
           label="Save as"
           value={path}
           onInput={setPath}
-          errors={[...(by.path ?? []), ...(by.status ?? [])]}
+          errors={[...(by.path ?? []), ...(by.status ?? []), ...(by.from ?? []), ...(by.to ?? []), ...(by.text ?? [])]}
           pick={{ kind: "save", defaultPath: `${job}-history.csv`, title: "Save the history as CSV" }}
           placeholder="/home/me/history.csv"
         />

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { endOfDay, startOfDay } from "date-fns";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { api, CommandFailure, type HistoryOccurrence, type HistoryPageRequest, type RunningRun } from "../ipc";
 import { HISTORY_PAGE } from "../logic/historyFilter";
@@ -147,13 +148,19 @@ describe("the history view", () => {
     expect(document.querySelector("[data-testid=occurrence]")?.textContent).toContain("HTTP 200 OK");
   });
 
-  it("exports the records with the shown status to CSV, errors next to the path", async () => {
+  it("exports what the view shows (status, dates, text) to CSV, errors next to the path", async () => {
     engine(history());
     const exported = vi.spyOn(api, "exportHistory").mockImplementation(async (r) => ({ path: r.path, records: 25 }));
     render(<HistoryView collection="local/desktop/default" job="ping" />);
     await waitFor(() => expect(runs()).toBe(HISTORY_PAGE));
     fireEvent.change(document.querySelector("#history-filter")!, { target: { value: "Failed" } });
+    fireEvent.input(document.querySelector("#history-from")!, { target: { value: "2026-11-01" } });
+    fireEvent.input(document.querySelector("#history-to")!, { target: { value: "2026-11-20" } });
+    fireEvent.input(document.querySelector("#history-text")!, { target: { value: " refused " } });
     fireEvent.click(document.querySelector("#history-export")!);
+    expect(document.querySelector("#history-export-what")?.textContent).toBe(
+      "Every Failed record from 2026-11-01 to 2026-11-20 containing “refused”, newest first, as CSV (one line per attempt).",
+    );
     fireEvent.input(document.querySelector("#history-export-path")!, { target: { value: "/tmp/ping.csv" } });
     fireEvent.click(document.querySelector("#history-export-save")!);
     await waitFor(() =>
@@ -163,6 +170,9 @@ describe("the history view", () => {
       collection: "local/desktop/default",
       job: "ping",
       status: "Failed",
+      from: startOfDay(new Date(2026, 10, 1)).toISOString(),
+      to: endOfDay(new Date(2026, 10, 20)).toISOString(),
+      text: "refused",
       path: "/tmp/ping.csv",
     });
 

@@ -134,6 +134,7 @@ export function HistoryView({ collection, job, at }: Props) {
         collection={collection}
         job={job}
         status={status}
+        query={query}
         onClose={() => setExporting(false)}
       />
       <div class="history-filters" role="search" aria-label="Narrow the history">

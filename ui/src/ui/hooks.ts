@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { messageOf, onEngineChanged } from "../ipc";
 import { type Route, parseRoute, routeHash } from "../logic/routes";
 import { throttle } from "../logic/timing";
@@ -65,7 +65,9 @@ export function useAnswer<T>(
       },
     );
   }, []);
-  useEffect(() => {
+  // Asked as soon as the key is committed, not after the frame is painted (as useEffect would):
+  // the answer is what the user waits for, so the request should not wait for a paint.
+  useLayoutEffect(() => {
     if (key !== null) reload();
   }, [key, reload]);
   return {

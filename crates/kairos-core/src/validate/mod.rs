@@ -100,8 +100,19 @@ pub fn validate_timing(
     props: &JobProperties,
     now: DateTime<Utc>,
 ) -> Result<ValidSchedule, ValidationErrors> {
+    validate_timing_with(props, now, None)
+}
+
+/// `validate_timing` for a job of a collection whose calendars are `calendars`: names in
+/// `recurrence.blackout` are looked up there, as `validate_job_with` does when the job is saved
+/// (`None` = no collection, names are errors).
+pub fn validate_timing_with(
+    props: &JobProperties,
+    now: DateTime<Utc>,
+    calendars: Option<&NamedCalendars>,
+) -> Result<ValidSchedule, ValidationErrors> {
     let mut problems = Problems::default();
-    let schedule = check_schedule(props, now, None, &mut problems);
+    let schedule = check_schedule(props, now, calendars, &mut problems);
     problems.finish(schedule)
 }
 

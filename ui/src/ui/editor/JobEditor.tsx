@@ -52,9 +52,9 @@ export function JobEditor({ collection, job }: Props) {
 
   const secretsSet = useMemo(() => detail?.secretsSet ?? [], [detail]);
   const properties = useMemo(() => toProperties(form), [form]);
-  const preview = usePreview(properties, secretsSet);
+  const preview = usePreview(properties, secretsSet, collection);
   // A new job is checked once the user starts on it, not while it is still blank.
-  const validation = useValidation(properties, touched || !isNew, secretsSet);
+  const validation = useValidation(properties, touched || !isNew, secretsSet, collection);
 
   const edit = (next: JobForm) => {
     setForm(next);

@@ -29,7 +29,8 @@ function previewable(properties: JsonObject): JsonObject {
 
 export type Preview = ReturnType<typeof usePreview>;
 
-export function usePreview(properties: JsonObject, secretsSet: readonly string[]) {
+/** `collection`: the job's, whose calendars its blackouts may name (resolved by the engine). */
+export function usePreview(properties: JsonObject, secretsSet: readonly string[], collection: string | null) {
   const mounted = useMounted();
   const [count, setCount] = useState(10);
   const [month, setMonth] = useState<string | null>(null);
@@ -61,13 +62,13 @@ export function usePreview(properties: JsonObject, secretsSet: readonly string[]
 
   useEffect(() => {
     const frame = requestAnimationFrame(() => {
-      const req: PreviewRequest = { properties: previewable(properties), count, month };
+      const req: PreviewRequest = { properties: previewable(properties), count, month, collection };
       newest.current = req;
       setPending(true);
       runner.run(req);
     });
     return () => cancelAnimationFrame(frame);
-  }, [properties, count, month]);
+  }, [properties, count, month, collection]);
 
   const errors = useMemo(
     () => (latest ? withoutStoredSecretErrors(latest.errors, secretsSet, properties) : []),
@@ -87,11 +88,15 @@ export function usePreview(properties: JsonObject, secretsSet: readonly string[]
   };
 }
 
-/** validateJob a short pause after the last edit; `[]` while `active` is false. */
+/**
+ * validateJob a short pause after the last edit, as saving into `collection` would judge it;
+ * `[]` while `active` is false.
+ */
 export function useValidation(
   properties: JsonObject,
   active: boolean,
   secretsSet: readonly string[],
+  collection: string | null,
   pauseMs = 300,
 ): FieldError[] {
   const mounted = useMounted();
@@ -99,9 +104,9 @@ export function useValidation(
   const runner = useMemo(
     () =>
       coalesce(
-        (p: JsonObject) => api.validateJob(p),
+        (p: { collection: string | null; properties: JsonObject }) => api.validateJob(p.collection, p.properties),
         (errs, p) => {
-          if (mounted.current) setErrors({ for: p, errors: errs });
+          if (mounted.current) setErrors({ for: p.properties, errors: errs });
         },
         () => {
           /* the preview and Save report what matters; a failed check is not news */
@@ -111,9 +116,9 @@ export function useValidation(
   );
   useEffect(() => {
     if (!active) return;
-    const t = setTimeout(() => runner.run(properties), pauseMs);
+    const t = setTimeout(() => runner.run({ collection, properties }), pauseMs);
     return () => clearTimeout(t);
-  }, [properties, active]);
+  }, [properties, active, collection]);
   return useMemo(
     () => (active && errors ? withoutStoredSecretErrors(errors.errors, secretsSet, errors.for) : []),
     [active, errors, secretsSet],

@@ -6,6 +6,13 @@ import { KIND_BLACKED_OUT, KIND_MOVED, KIND_PAST, KIND_PLANNED, toColumns } from
 import { COUNT_BUCKET_SECONDS, countRuns } from "../../logic/overviewCounts";
 import { OverviewView } from "./OverviewView";
 
+// The development fake announces its own writes as engine changes, which make the view ask
+// again at moments of their own; these tests count what the view asks, so it hears none.
+vi.mock("../hooks", async (original) => ({
+  ...(await original<typeof import("../hooks")>()),
+  useEngineChanged: () => {},
+}));
+
 const NOW = Date.UTC(2026, 10, 25, 12, 0); // Wednesday 25 November 2026, 12:00 UTC
 const collections = [
   {
@@ -55,6 +62,8 @@ const answer: OverviewResult = {
   ],
   runs: toColumns(FROM, RUNS),
   busyMinutes: [{ minute: "2026-11-26T09:00:00Z", host: "api.example.com", jobs: 12 }],
+  busyHosts: [{ host: "api.example.com", minutes: 1 }],
+  computeMicros: 1,
 };
 
 /** The engine's counts of the same runs, filtered as asked. */
@@ -213,5 +222,24 @@ describe("the overview", () => {
     fireEvent.click(screen.getByText("Agenda"));
     await screen.findByTestId("agenda-2026-11-26");
     expect(document.querySelectorAll('[data-testid="agenda-2026-11-26"] [data-testid="overview-run"]')).toHaveLength(2);
+  });
+
+  it("asks for the next month while one paged to is shown, and pages back to a month it has", async () => {
+    show();
+    await screen.findByTestId("overview-day-2026-11-24");
+    fireEvent.click(screen.getByText("Month"));
+    await screen.findByTestId("overview-day-2026-11-30");
+    const asked = (from: string) => vi.mocked(api.overviewCounts).mock.calls.filter(([r]) => r.from === from).length;
+    // Not before the user pages: a month shown on its own asks for nothing more.
+    expect(asked("2026-12-01T00:00:00Z")).toBe(0);
+    fireEvent.click(screen.getByLabelText("Later"));
+    await screen.findByTestId("overview-day-2026-12-31");
+    await waitFor(() => expect(asked("2027-01-01T00:00:00Z")).toBe(1));
+    fireEvent.click(screen.getByLabelText("Later"));
+    await screen.findByTestId("overview-day-2027-01-31");
+    expect(asked("2027-01-01T00:00:00Z")).toBe(1);
+    fireEvent.click(screen.getByLabelText("Earlier"));
+    await screen.findByTestId("overview-day-2026-12-31");
+    expect(asked("2026-12-01T00:00:00Z")).toBe(1);
   });
 });

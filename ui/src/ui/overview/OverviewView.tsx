@@ -3,8 +3,10 @@
 // buckets them into days and hours; these components draw counts and short lists only. The
 // month view asks the engine for counts per quarter hour instead of runs (logic/overviewCounts.ts)
 // and for the selected day's runs only.
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { type CollectionSummary, api } from "../../ipc";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { type CollectionSummary, type OverviewCountsRequest, type OverviewCountsResult, api } from "../../ipc";
+import { AnswerCache } from "../../logic/answerCache";
+import { benchMark, benchNow, benchPainted, benchSince, benchTimed } from "../../logic/benchMarks";
 import {
   CATEGORIES,
   CATEGORY_LABELS,
@@ -32,6 +34,8 @@ import { RunList } from "./RunList";
 import "./overview.css";
 
 const LIST_LIMIT = 100;
+/** Months of counts kept: the ones paged through lately, and the one asked ahead. */
+const MONTHS_KEPT = 6;
 
 export function userZone(): string {
   try {
@@ -49,6 +53,8 @@ type Props = {
 };
 
 export function OverviewView({ collections, initialZone, clock = Date.now }: Props) {
+  // The window benchmark times each update from here to its commit (a no-op otherwise).
+  const renderStart = benchNow();
   const [zone, setZone] = useState(() => initialZone ?? userZone());
   const [zoneText, setZoneText] = useState(zone);
   const [view, setView] = useState<View>("week");
@@ -60,6 +66,10 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
   const [state, setState] = useState("");
   const [action, setAction] = useState("");
   const [limit, setLimit] = useState(LIST_LIMIT);
+  // The way the user last paged in the month view (-1, 1; 0: not yet): the month after that way
+  // is asked for while they look at this one.
+  const [paging, setPaging] = useState(0);
+  const countsCache = useMemo(() => new AnswerCache<OverviewCountsResult>(MONTHS_KEPT), []);
 
   const monthly = view === "month";
   const days = useMemo(() => viewDays(view, anchor), [view, anchor]);
@@ -70,12 +80,20 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
   // The runs: of the shown days, or in the month view of the selected day only.
   const runsWindow = viewWindow(monthly ? [selection.day] : days, zone);
   const runs = useAnswer(`${runsWindow.from} ${runsWindow.to}`, () =>
-    api.overview(runsWindow.from, runsWindow.to, null),
+    benchTimed("runs", runsWindow.from, api.overview(runsWindow.from, runsWindow.to, null)),
   );
   // The month's counts, filtered in the engine (a month of 1,000 jobs is half a million runs).
-  const countsRequest = monthly ? { ...viewWindow(days, zone), ...countsFilter(filter) } : null;
-  const counts = useAnswer(countsRequest && JSON.stringify(countsRequest), () => api.overviewCounts(countsRequest!));
+  // Kept per month (and filter) while nothing changes, so paging back is at once.
+  const monthCounts = (days: readonly string[]) => {
+    const request: OverviewCountsRequest = { ...viewWindow(days, zone), ...countsFilter(filter) };
+    return countsCache.get(JSON.stringify(request), () =>
+      benchTimed("counts", request.from, api.overviewCounts(request)),
+    );
+  };
+  const countsKey = monthly ? JSON.stringify({ ...viewWindow(days, zone), ...countsFilter(filter) }) : null;
+  const counts = useAnswer(countsKey, () => monthCounts(days));
   const reload = () => {
+    countsCache.clear();
     runs.reload();
     counts.reload();
   };
@@ -90,6 +108,17 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
     }, 60_000);
     return () => clearInterval(t);
   }, [clock]);
+
+  // Once a month paged to is on screen, the next one that way is asked for (after the paint).
+  useEffect(() => {
+    if (!monthly || paging === 0 || !counts.fresh) return;
+    const t = setTimeout(() => {
+      monthCounts(viewDays("month", shiftView("month", anchor, paging))).catch(() => {
+        /* asked ahead only: the month itself asks again, and says what failed */
+      });
+    }, 0);
+    return () => clearTimeout(t);
+  }, [monthly, paging, counts.fresh, anchor, zone, filter]);
 
   const data = runs.value;
   const error = runs.error || (monthly ? counts.error : "");
@@ -127,10 +156,33 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
   const selectedRuns =
     data && bucket ? (selection.hour === null ? bucket.runs : runsInHour(data, bucket, selection.hour, zone)) : [];
   const shown = monthly ? counts.value : data;
-  const warnings = shown
-    ? busyWarnings(shown.busyMinutes, (ms) => `${localTime(ms, zone)} on ${dayLabel(localDay(ms, zone))}`)
-    : [];
+  const warnings = useMemo(
+    () =>
+      shown
+        ? busyWarnings(
+            shown.busyMinutes,
+            (ms) => `${localTime(ms, zone)} on ${dayLabel(localDay(ms, zone))}`,
+            5,
+            shown.busyHosts,
+          )
+        : [],
+    [shown, zone],
+  );
   const truncated = monthly ? [] : (data?.jobs.filter((j) => j.truncated).map((j) => j.name) ?? []);
+
+  // The window benchmark's marks: every update's render and commit, and when a new answer is on
+  // screen (committed, then painted).
+  useLayoutEffect(() => benchSince("update", renderStart));
+  useLayoutEffect(() => {
+    if (!monthly || !counts.fresh || !counts.value) return;
+    benchMark("month-committed", `${counts.value.from} ${counts.value.computeMicros}`);
+    benchPainted("month-painted", counts.value.from);
+  }, [counts.value, monthly]);
+  useLayoutEffect(() => {
+    if (!runs.fresh || !data) return;
+    benchMark("runs-committed", `${data.from} ${data.computeMicros}`);
+    benchPainted("runs-painted", data.from);
+  }, [data]);
 
   return (
     <section aria-labelledby="overview-title" class="overview">
@@ -142,7 +194,10 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
             type="button"
             class="outline"
             aria-label="Earlier"
-            onClick={() => setAnchor(shiftView(view, anchor, -1))}
+            onClick={() => {
+              setAnchor(shiftView(view, anchor, -1));
+              if (monthly) setPaging(-1);
+            }}
           >
             ‹
           </button>
@@ -154,7 +209,10 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
             type="button"
             class="outline"
             aria-label="Later"
-            onClick={() => setAnchor(shiftView(view, anchor, 1))}
+            onClick={() => {
+              setAnchor(shiftView(view, anchor, 1));
+              if (monthly) setPaging(1);
+            }}
           >
             ›
           </button>
