@@ -44,11 +44,10 @@ async fn record(State(hits): State<Hits>, headers: HeaderMap) -> StatusCode {
             .unwrap_or("")
             .to_owned()
     };
-    let expected_ms = chrono::DateTime::parse_from_rfc3339(&header(
-        "x-ms-scheduler-expected-execution-time",
-    ))
-    .map(|t| t.timestamp_millis())
-    .unwrap_or(i64::MIN / 4);
+    let expected_ms =
+        chrono::DateTime::parse_from_rfc3339(&header("x-ms-scheduler-expected-execution-time"))
+            .map(|t| t.timestamp_millis())
+            .unwrap_or(i64::MIN / 4);
     hits.lock().unwrap().push(Hit {
         received_ms: chrono::Utc::now().timestamp_millis(),
         tag: header("x-ms-execution-tag"),
@@ -192,7 +191,12 @@ fn main() {
             let due_ms = (chrono::Utc::now().timestamp() + 12) * 1000;
             let due = chrono::DateTime::from_timestamp_millis(due_ms).unwrap();
             let written = Instant::now();
-            create_jobs(&engine, jobs, &due.format("%Y-%m-%dT%H:%M:%SZ").to_string(), port);
+            create_jobs(
+                &engine,
+                jobs,
+                &due.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+                port,
+            );
             let import = written.elapsed();
             let started = start_servers(&db.url, servers);
             assert!(

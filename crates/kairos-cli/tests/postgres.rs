@@ -7,6 +7,10 @@
 //! - kill -9 one server mid-burst: nothing is lost, and only attempts that were in flight at the
 //!   kill are sent again, with their original tags.
 //! - A wrong password, an unreachable server and a malformed URL are clear startup errors.
+//!
+//! Linux only: the server comes from Debian's package (the release workflow's Windows and macOS
+//! runners have none).
+#![cfg(target_os = "linux")]
 
 use kairos_engine::import::{ImportBatch, ImportCollection, ImportJob, ImportOptions};
 use kairos_engine::{CollectionKey, Database, Engine, EngineConfig};
@@ -252,7 +256,10 @@ fn three_servers_deliver_ten_thousand_simultaneous_jobs_exactly_once() {
     let counts = sink.counts();
     assert_eq!(counts.len(), JOBS, "one execution tag per occurrence");
     let repeated: Vec<_> = counts.iter().filter(|(_, n)| **n != 1).collect();
-    assert!(repeated.is_empty(), "delivered more than once: {repeated:?}");
+    assert!(
+        repeated.is_empty(),
+        "delivered more than once: {repeated:?}"
+    );
     assert_eq!(sent.iter().sum::<u64>(), JOBS as u64, "{sent:?}");
     assert!(
         sent.iter().all(|n| *n > 0),
@@ -284,7 +291,11 @@ fn a_killed_server_loses_nothing_and_only_its_attempts_in_flight_are_sent_again(
         completed(&engine) == JOBS as i64
     });
     let counts = sink.counts();
-    assert_eq!(counts.len(), JOBS, "nothing lost: every occurrence delivered");
+    assert_eq!(
+        counts.len(),
+        JOBS,
+        "nothing lost: every occurrence delivered"
+    );
     let again: HashSet<&String> = counts
         .iter()
         .filter(|(_, n)| **n > 1)

@@ -8,10 +8,12 @@
 //! about the group (label, description, geo region); a resource group that has collections but
 //! no row is a cloud service too, labelled with its name.
 
+use crate::db::Db;
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
 use crate::keys::{check_name, CollectionKey, JobKey};
 use crate::outcome::{Page, Put};
+use crate::params;
 use crate::rows::require_job;
 use crate::time::{from_ms, to_ms};
 use chrono::{DateTime, Duration, Utc};
@@ -19,8 +21,6 @@ use kairos_core::model::{
     JobCollectionDefinition, JobExecutionStatus, JobHistoryActionName, JobState,
 };
 use kairos_core::ValidationErrors;
-use crate::db::Db;
-use crate::params;
 
 /// How long the status of a classic asynchronous operation can be asked for.
 pub const OPERATION_RETENTION: Duration = Duration::days(7);
@@ -319,12 +319,12 @@ pub(crate) fn require_cloud_service(tx: &Db<'_>, key: &CollectionKey) -> Result<
 }
 
 fn cloud_service_exists(conn: &Db<'_>, subscription: &str, name: &str) -> Result<bool> {
-    Ok(conn.query_row(
+    conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM cloud_services WHERE subscription = ?1 AND name = ?2)
              OR EXISTS (SELECT 1 FROM collections WHERE subscription = ?1 AND resource_group = ?2)",
         params![subscription, name],
         |r| r.get(0),
-    )?)
+    )
 }
 
 fn cloud_service_row(
@@ -332,7 +332,7 @@ fn cloud_service_row(
     subscription: &str,
     name: &str,
 ) -> Result<Option<CloudServiceInfo>> {
-    Ok(conn
+    conn
         .query_opt(
             "SELECT label, description, geo_region FROM cloud_services WHERE subscription = ?1 AND name = ?2",
             params![subscription, name],
@@ -343,7 +343,7 @@ fn cloud_service_row(
                     geo_region: r.get(2)?,
                 })
             },
-        )?)
+        )
 }
 
 /// A cloud service from its row, or, for a resource group that only has collections, from its

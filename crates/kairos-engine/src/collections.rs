@@ -1,10 +1,12 @@
 //! Job collection operations (spec §2 #1–#8, §3, §4).
 
+use crate::db::{Db, Dialect};
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
 use crate::jobs::{apply_calendars, first_run, load_job_plans, resolve_calendars, Resolution};
 use crate::keys::CollectionKey;
 use crate::merge::merge_patch;
+use crate::params;
 use crate::quota::{limits, shortest_gap_minutes, uses_authentication};
 use crate::rows::{
     collection_id, collection_not_found as not_found, count_jobs, load_collection,
@@ -15,8 +17,6 @@ use chrono::{DateTime, Utc};
 use kairos_core::document::from_value_at;
 use kairos_core::model::{JobCollectionDefinition, JobCollectionState, JobState, SkuName};
 use kairos_core::ValidationErrors;
-use crate::db::{Db, Dialect};
-use crate::params;
 use serde_json::Value;
 use std::collections::HashMap;
 

@@ -8,13 +8,13 @@
 //! it claimed, so nothing it is still sending can be claimed and sent a second time. A failed
 //! acquire (a busy or full database) says nothing about who holds the lease and changes nothing.
 
+use crate::db::Db;
+use crate::db::Dialect;
 use crate::error::Result;
 use crate::liveness::{lock_dir, owner_liveness, Liveness, OwnerLock};
-use crate::store::Store;
-use crate::db::Db;
 use crate::params;
-use crate::db::Dialect;
 use crate::runners;
+use crate::store::Store;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -108,13 +108,17 @@ struct Current {
 }
 
 fn current(conn: &Db<'_>) -> crate::error::Result<Option<Current>> {
-    conn.query_opt("SELECT owner, epoch, expires_at FROM runner_lease WHERE id = 1", params![], |r| {
+    conn.query_opt(
+        "SELECT owner, epoch, expires_at FROM runner_lease WHERE id = 1",
+        params![],
+        |r| {
             Ok(Current {
                 owner: r.get(0)?,
                 epoch: r.get(1)?,
                 expires_at: r.get(2)?,
             })
-        })
+        },
+    )
 }
 
 /// Take or renew the lease for `owner`: `Some` when `owner` holds it afterwards, `None` when
@@ -135,7 +139,7 @@ pub fn acquire(store: &Store, owner: &Owner, now_ms: i64) -> Result<Option<Held>
     }
     // Held and not due for renewal, or held by a live runner: a read, no write transaction.
     // Writing on every pass would also wake every watcher of the database (PRAGMA data_version).
-    if let Some(c) = store.read(|conn| Ok(current(conn)?))? {
+    if let Some(c) = store.read(current)? {
         if c.owner == owner.id && c.expires_at - now_ms > LEASE_TTL_MS - LEASE_RENEW_MS {
             return Ok(Some(Held {
                 epoch: c.epoch,
@@ -229,11 +233,11 @@ pub fn release_dead_claims(store: &Store, owner: &Owner) -> Result<usize> {
             .to_string();
     let legacy = dead.iter().any(|o| o.is_none());
     store.write(|tx| {
-        Ok(tx.execute(
+        tx.execute(
             "UPDATE attempts SET claimed = 0, claim_owner = NULL, claim_epoch = NULL
              WHERE claimed = 1 AND (claim_owner IN (SELECT value FROM json_each(?1)) OR (?2 AND claim_owner IS NULL))",
             params![named, legacy],
-        )?)
+        )
     })
 }
 
@@ -282,9 +286,9 @@ mod tests {
         let expires = |store: &Store| {
             store
                 .read(|c| {
-                    Ok(c.query_row("SELECT expires_at FROM runner_lease", params![], |r| {
+                    c.query_row("SELECT expires_at FROM runner_lease", params![], |r| {
                         r.get::<i64>(0)
-                    })?)
+                    })
                 })
                 .unwrap()
         };
@@ -342,7 +346,11 @@ mod tests {
         assert_eq!(release_dead_claims(&store, &me).unwrap(), 1);
         let claimed: Vec<String> = store
             .read(|c| {
-                let rows = c.query_map("SELECT claim_owner FROM attempts WHERE claimed = 1 ORDER BY scheduled_time", params![], |r| r.get(0))?;
+                let rows = c.query_map(
+                    "SELECT claim_owner FROM attempts WHERE claimed = 1 ORDER BY scheduled_time",
+                    params![],
+                    |r| r.get(0),
+                )?;
                 Ok(rows)
             })
             .unwrap();

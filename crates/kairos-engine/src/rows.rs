@@ -1,11 +1,11 @@
 //! Rows of the `collections` and `jobs` tables, read inside a transaction or on a reader: what
 //! collection and job operations both need, so neither module imports the other.
 
+use crate::db::Db;
 use crate::error::{EngineError, Result};
 use crate::keys::{CollectionKey, JobKey};
-use kairos_core::model::JobState;
-use crate::db::Db;
 use crate::params;
+use kairos_core::model::JobState;
 
 #[derive(Debug, Clone)]
 pub(crate) struct JobRow {
@@ -72,17 +72,12 @@ pub(crate) fn job_from_row(r: &crate::db::Row<'_>) -> crate::error::Result<JobRo
     })
 }
 
-pub(crate) fn load_job(
-    conn: &Db<'_>,
-    collection_id: i64,
-    name: &str,
-) -> Result<Option<JobRow>> {
-    Ok(conn
-        .query_opt(
-            &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 AND name = ?2"),
-            params![collection_id, name],
-            job_from_row,
-        )?)
+pub(crate) fn load_job(conn: &Db<'_>, collection_id: i64, name: &str) -> Result<Option<JobRow>> {
+    conn.query_opt(
+        &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 AND name = ?2"),
+        params![collection_id, name],
+        job_from_row,
+    )
 }
 
 /// The jobs of a collection that have not finished (Enabled or Disabled).
@@ -105,25 +100,21 @@ pub(crate) fn count_jobs(conn: &Db<'_>, collection_id: i64) -> Result<i64> {
 }
 
 pub(crate) fn collection_id(conn: &Db<'_>, key: &CollectionKey) -> Result<Option<i64>> {
-    Ok(conn
-        .query_opt(
-            "SELECT id FROM collections WHERE subscription = ?1 AND resource_group = ?2 AND name = ?3",
-            params![key.subscription, key.resource_group, key.name],
-            |r| r.get(0),
-        )?)
+    conn.query_opt(
+        "SELECT id FROM collections WHERE subscription = ?1 AND resource_group = ?2 AND name = ?3",
+        params![key.subscription, key.resource_group, key.name],
+        |r| r.get(0),
+    )
 }
 
 /// The collection's id and stored definition (JSON text).
-pub(crate) fn load_collection(
-    conn: &Db<'_>,
-    key: &CollectionKey,
-) -> Result<Option<(i64, String)>> {
-    Ok(conn
+pub(crate) fn load_collection(conn: &Db<'_>, key: &CollectionKey) -> Result<Option<(i64, String)>> {
+    conn
         .query_opt(
             "SELECT id, definition FROM collections WHERE subscription = ?1 AND resource_group = ?2 AND name = ?3",
             params![key.subscription, key.resource_group, key.name],
             |r| Ok((r.get(0)?, r.get(1)?)),
-        )?)
+        )
 }
 
 pub(crate) fn collection_not_found(key: &CollectionKey) -> EngineError {

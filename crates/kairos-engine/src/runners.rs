@@ -40,7 +40,11 @@ pub fn beat(store: &Store, owner: &Owner) -> Result<()> {
 
 /// The claims of runners whose heart stopped `takeover_after` ago (or that never had one) go
 /// back to the pool. A read first: passes are frequent, and a write would wake every server.
-pub fn release_dead_claims(store: &Store, owner: &Owner, takeover_after: Duration) -> Result<usize> {
+pub fn release_dead_claims(
+    store: &Store,
+    owner: &Owner,
+    takeover_after: Duration,
+) -> Result<usize> {
     let takeover_ms = i64::try_from(takeover_after.as_millis()).unwrap_or(i64::MAX);
     let dead = format!(
         "claimed = 1 AND claim_owner IS DISTINCT FROM ?1 AND (claim_owner IS NULL OR claim_owner NOT IN

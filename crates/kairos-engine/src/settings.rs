@@ -17,8 +17,11 @@ pub const PAUSED: &str = "paused";
 impl Engine {
     pub fn setting(&self, key: &str) -> Result<Option<String>> {
         self.inner.store.read(|conn| {
-            Ok(conn
-                .query_opt("SELECT value FROM settings WHERE key = ?1", params![key], |r| r.get(0))?)
+            conn.query_opt(
+                "SELECT value FROM settings WHERE key = ?1",
+                params![key],
+                |r| r.get(0),
+            )
         })
     }
 
@@ -35,7 +38,9 @@ impl Engine {
 
     pub fn settings(&self) -> Result<BTreeMap<String, String>> {
         self.inner.store.read(|conn| {
-            let rows = conn.query_map("SELECT key, value FROM settings", params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let rows = conn.query_map("SELECT key, value FROM settings", params![], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
             Ok(rows.into_iter().collect())
         })
     }

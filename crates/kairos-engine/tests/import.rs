@@ -530,7 +530,13 @@ fn the_job_count_is_kept_by_every_write_and_backfilled_for_an_older_database() {
     engine.delete_collection(&key("ops")).unwrap();
     let left: i64 = engine
         .store()
-        .read(|c| Ok(c.query_row("SELECT count(*) FROM collections", kairos_engine::params![], |r| r.get(0))?))
+        .read(|c| {
+            c.query_row(
+                "SELECT count(*) FROM collections",
+                kairos_engine::params![],
+                |r| r.get(0),
+            )
+        })
         .unwrap();
     assert_eq!(left, 0);
 }

@@ -311,7 +311,7 @@ fn ms(text: &str) -> i64 {
 fn count(engine: &Engine, query: &str) -> i64 {
     engine
         .store()
-        .read(|c| Ok(c.query_row(query, kairos_engine::params![], |r| r.get(0))?))
+        .read(|c| c.query_row(query, kairos_engine::params![], |r| r.get(0)))
         .unwrap()
 }
 
@@ -415,11 +415,11 @@ fn jobs_changed_during_a_calendar_change_are_resolved_again() {
     let blackout: String = engine
         .store()
         .read(|c| {
-            Ok(c.query_row(
+            c.query_row(
                 "SELECT json_extract(properties, '$.recurrence.blackout') FROM jobs WHERE name = 'job0001'",
                 kairos_engine::params![],
                 |r| r.get(0),
-            )?)
+            )
         })
         .unwrap();
     assert_eq!(blackout, "[]", "the other process's change is kept");

@@ -94,11 +94,11 @@ fn stored(engine: &Engine, key: &JobKey) -> Value {
     let text: String = engine
         .store()
         .read(|c| {
-            Ok(c.query_row(
+            c.query_row(
                 "SELECT properties FROM jobs WHERE name = ?1",
                 kairos_engine::params![key.name],
                 |r| r.get(0),
-            )?)
+            )
         })
         .unwrap();
     serde_json::from_str(&text).unwrap()

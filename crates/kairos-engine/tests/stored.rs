@@ -43,14 +43,14 @@ fn properties() -> Value {
 fn sql(engine: &Engine, statement: &str) {
     engine
         .store()
-        .write(|tx| Ok(tx.execute(statement, kairos_engine::params![])?))
+        .write(|tx| tx.execute(statement, kairos_engine::params![]))
         .unwrap();
 }
 
 fn text(engine: &Engine, query: &str) -> String {
     engine
         .store()
-        .read(|c| Ok(c.query_row(query, kairos_engine::params![], |r| r.get(0))?))
+        .read(|c| c.query_row(query, kairos_engine::params![], |r| r.get(0)))
         .unwrap()
 }
 

@@ -42,9 +42,10 @@ impl TestDatabase {
 
 impl Drop for TestDatabase {
     fn drop(&mut self) {
-        let _ = self
-            .server
-            .psql(&format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name));
+        let _ = self.server.psql(&format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.name
+        ));
     }
 }
 
@@ -109,7 +110,12 @@ pub fn database() -> TestDatabase {
 pub fn bin_dir() -> Result<PathBuf, String> {
     let root = Path::new("/usr/lib/postgresql");
     let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir(root)
-        .map_err(|e| format!("{}: {e} (install Debian's postgresql package)", root.display()))?
+        .map_err(|e| {
+            format!(
+                "{}: {e} (install Debian's postgresql package)",
+                root.display()
+            )
+        })?
         .filter_map(|d| d.ok())
         .filter_map(|d| {
             let v = d.file_name().to_str()?.parse().ok()?;
@@ -229,7 +235,8 @@ fn start() -> Result<Server, String> {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
-    sh.spawn().map_err(|e| format!("cannot start postgres: {e}"))?;
+    sh.spawn()
+        .map_err(|e| format!("cannot start postgres: {e}"))?;
     let server = Server {
         base: format!("postgres://kairos:{PASSWORD}@127.0.0.1:{port}"),
         port,

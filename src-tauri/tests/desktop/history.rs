@@ -17,7 +17,11 @@ const BASE_MS: i64 = 1_782_864_000_000;
 fn seed(s: &Setup, job: &str) -> Vec<usize> {
     let db = rusqlite::Connection::open(s._dir.path().join("kairos.db")).unwrap();
     let job_id: i64 = db
-        .query_row("SELECT id FROM jobs WHERE name = ?1", rusqlite::params![job], |r| r.get(0))
+        .query_row(
+            "SELECT id FROM jobs WHERE name = ?1",
+            rusqlite::params![job],
+            |r| r.get(0),
+        )
         .unwrap();
     let tx = db.unchecked_transaction().unwrap();
     let mut sizes = Vec::new();

@@ -128,9 +128,9 @@ impl PgDb<'_> {
 }
 
 pub(super) fn get<T: FromValue>(row: &tokio_postgres::Row, column: usize) -> Result<T> {
-    let Read(value) = row.try_get::<_, Read<'_>>(column).map_err(|e| {
-        EngineError::damaged(format!("column {column}: cannot be read: {e}"))
-    })?;
+    let Read(value) = row
+        .try_get::<_, Read<'_>>(column)
+        .map_err(|e| EngineError::damaged(format!("column {column}: cannot be read: {e}")))?;
     T::from_value(value, column)
 }
 

@@ -14,9 +14,9 @@ use crate::engine::Engine;
 use crate::error::Result;
 use crate::jobs::present_job;
 use crate::keys::CollectionKey;
+use crate::params;
 use crate::rows::{job_from_row, require_collection, JOB_COLUMNS};
 use kairos_core::model::JobState;
-use crate::params;
 use serde_json::Value;
 
 /// A collection as an export holds it.
@@ -53,9 +53,11 @@ impl Engine {
         let definition = self.get_collection(key)?;
         let rows = self.inner.store.read(|conn| {
             let id = require_collection(conn, key)?;
-            let rows = conn.query_map(&format!(
-                "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 ORDER BY name"
-            ), params![id], job_from_row)?;
+            let rows = conn.query_map(
+                &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 ORDER BY name"),
+                params![id],
+                job_from_row,
+            )?;
             rows.into_iter()
                 .map(|row| Ok((present_job(conn, key, &row)?, row)))
                 .collect::<Result<Vec<_>>>()

@@ -2,15 +2,15 @@
 //! saved and again when the collection's calendars change.
 
 use super::series::first_run;
+use crate::db::Db;
 use crate::error::{EngineError, Result};
+use crate::params;
 use crate::plan::RESOLVED_CALENDARS_KEY;
 use crate::rows::{unfinished_jobs, JobRow};
 use crate::time::from_ms;
 use chrono::{DateTime, Utc};
 use kairos_core::model::{find_calendar, JobState, NamedCalendars};
 use kairos_core::validate::truncate_to_second;
-use crate::db::Db;
-use crate::params;
 use serde_json::Value;
 use std::collections::HashMap;
 

@@ -2,17 +2,17 @@
 //! time range, a text), counted, and the attempts the runner has in flight right now.
 
 use super::HISTORY_TYPE;
+use crate::db::Db;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::keys::JobKey;
+use crate::params;
 use crate::rows::require_job;
 use crate::time::{from_ms, to_ms};
 use chrono::{DateTime, Utc};
 use kairos_core::model::{
     JobExecutionStatus, JobHistoryActionName, JobHistoryDefinition, JobHistoryProperties,
 };
-use crate::db::Db;
-use crate::params;
 
 use super::Page;
 

@@ -12,9 +12,11 @@ pub(crate) use crate::rows::{job_from_row, JobRow, JOB_COLUMNS};
 pub(crate) use calendars::{apply_calendars, resolve_calendars, Resolution};
 pub(crate) use series::first_run;
 
+use crate::db::Db;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::keys::{CollectionKey, JobKey};
+use crate::params;
 use crate::plan::JobPlan;
 use crate::rows::{count_jobs, require_collection, require_job};
 use crate::time::from_ms;
@@ -22,8 +24,6 @@ use kairos_core::document::from_value_at;
 use kairos_core::model::{
     JobDefinition, JobExecutionStatus, JobHistoryDefinition, JobProperties, JobState, JobStatus,
 };
-use crate::db::Db;
-use crate::params;
 use std::sync::Arc;
 
 pub use crate::outcome::Page;
@@ -100,9 +100,11 @@ pub(crate) fn load_job_plans(
     conn: &Db<'_>,
     collection_id: i64,
 ) -> Result<Vec<(String, Arc<JobPlan>)>> {
-    let rows = conn.query_map(&format!(
-        "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1"
-    ), params![collection_id], job_from_row)?;
+    let rows = conn.query_map(
+        &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1"),
+        params![collection_id],
+        job_from_row,
+    )?;
     rows.into_iter()
         .map(|row| {
             Ok((

@@ -9,6 +9,7 @@ use crate::error::{EngineError, Result};
 use crate::keys::{check_name, JobKey};
 use crate::merge::merge_patch;
 use crate::outcome::Put;
+use crate::params;
 use crate::plan::{JobPlan, RESOLVED_CALENDARS_KEY};
 use crate::quota::check_job_quota;
 use crate::rows::{collection_not_found, job_not_found, load_collection, load_job, require_job};
@@ -19,7 +20,6 @@ use kairos_core::model::{JobCollectionDefinition, JobDefinition, JobProperties, 
 use kairos_core::valid::ValidJob;
 use kairos_core::validate::{truncate_to_second, validate_job_with};
 use kairos_core::ValidationErrors;
-use crate::params;
 use serde_json::Value;
 
 impl Engine {

@@ -7,10 +7,10 @@
 //! from cached plans, so the database is held only as long as reading takes.
 
 use super::{BusyMinute, OverviewJob, OverviewQuery, RunKind, BUSY_MINUTE_JOBS};
-use crate::params;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::keys::CollectionKey;
+use crate::params;
 use crate::rows::{job_from_row, JOB_COLUMNS};
 use crate::time::{from_ms, to_ms};
 use chrono::{DateTime, Utc};

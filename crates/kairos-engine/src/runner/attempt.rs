@@ -3,11 +3,11 @@
 //! attempt that stays claimed forever.
 
 use super::record::Finished;
-use crate::params;
 use crate::actions::{AttemptContext, Outcome};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::lease::Owner;
+use crate::params;
 use crate::plan::JobPlan;
 use crate::time::{from_ms, to_ms};
 use kairos_core::valid::{Action, Retry};
@@ -132,13 +132,13 @@ impl Engine {
     /// error action to report.
     fn main_failure(&self, attempt: &Attempt) -> Result<Option<String>> {
         self.inner.store.read(|conn| {
-            Ok(conn
+            conn
                 .query_opt(
                     "SELECT message FROM history WHERE job_id = ?1 AND expected_time = ?2 AND action_name = 'MainAction'
                      AND status = 'Failed' ORDER BY id DESC LIMIT 1",
                     params![attempt.job_id, attempt.scheduled_time],
                     |r| r.get(0),
-                )?)
+                )
         })
     }
 
@@ -150,10 +150,11 @@ impl Engine {
                 self.inner
                     .store
                     .read(|conn| {
-                        Ok(conn
-                            .query_opt("SELECT value FROM meta WHERE key = 'databaseId'", params![], |r| {
-                                r.get::<String>(0)
-                            })?)
+                        conn.query_opt(
+                            "SELECT value FROM meta WHERE key = 'databaseId'",
+                            params![],
+                            |r| r.get::<String>(0),
+                        )
                     })
                     .ok()
                     .flatten()

@@ -40,26 +40,66 @@ impl Engine {
             let mut jobs: HashMap<i64, Arc<ClaimedJob>> = HashMap::new();
             let rows = tx.query_map(&sql, params![horizon_ms, batch], |r| {
                 Ok((
-                    (r.get::<i64>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?, r.get::<i64>(3)?),
-                    (r.get::<String>(4)? == "ErrorAction", r.get::<i64>(5)?, r.get::<bool>(6)?, r.get::<i64>(7)?),
-                    (r.get::<String>(8)?, r.get::<String>(9)?, r.get::<String>(10)?, r.get::<i64>(11)?, r.get::<i64>(12)?),
+                    (
+                        r.get::<i64>(0)?,
+                        r.get::<i64>(1)?,
+                        r.get::<i64>(2)?,
+                        r.get::<i64>(3)?,
+                    ),
+                    (
+                        r.get::<String>(4)? == "ErrorAction",
+                        r.get::<i64>(5)?,
+                        r.get::<bool>(6)?,
+                        r.get::<i64>(7)?,
+                    ),
+                    (
+                        r.get::<String>(8)?,
+                        r.get::<String>(9)?,
+                        r.get::<String>(10)?,
+                        r.get::<i64>(11)?,
+                        r.get::<i64>(12)?,
+                    ),
                 ))
             })?;
             let mut attempts = Vec::new();
             for row in rows {
-                let ((id, job_id, scheduled_time, repeat_count), (error_action, retry_count, is_last, due_at), job) = row;
+                let (
+                    (id, job_id, scheduled_time, repeat_count),
+                    (error_action, retry_count, is_last, due_at),
+                    job,
+                ) = row;
                 let job = jobs
                     .entry(job_id)
                     .or_insert_with(|| {
                         let (name, collection, properties, version, series_anchor) = job;
-                        Arc::new(ClaimedJob { name, collection, properties, version, series_anchor })
+                        Arc::new(ClaimedJob {
+                            name,
+                            collection,
+                            properties,
+                            version,
+                            series_anchor,
+                        })
                     })
                     .clone();
-                attempts.push(Attempt { id, job_id, scheduled_time, repeat_count, error_action, retry_count, is_last, due_at, job });
+                attempts.push(Attempt {
+                    id,
+                    job_id,
+                    scheduled_time,
+                    repeat_count,
+                    error_action,
+                    retry_count,
+                    is_last,
+                    due_at,
+                    job,
+                });
             }
-            let ids = serde_json::Value::from(attempts.iter().map(|a| a.id).collect::<Vec<_>>()).to_string();
-            tx.execute("UPDATE attempts SET claimed = 1, claim_owner = ?2, claim_epoch = ?3
-                 WHERE id IN (SELECT value FROM json_each(?1))", params![ids, owner.id, epoch])?;
+            let ids = serde_json::Value::from(attempts.iter().map(|a| a.id).collect::<Vec<_>>())
+                .to_string();
+            tx.execute(
+                "UPDATE attempts SET claimed = 1, claim_owner = ?2, claim_epoch = ?3
+                 WHERE id IN (SELECT value FROM json_each(?1))",
+                params![ids, owner.id, epoch],
+            )?;
             Ok(attempts)
         })
     }
@@ -68,11 +108,13 @@ impl Engine {
     pub(super) fn next_due(&self) -> Result<Option<i64>> {
         self.inner.store.read(|conn| {
             let job: Option<i64> = conn.query_row(
-                "SELECT min(next_run) FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL", params![],
+                "SELECT min(next_run) FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL",
+                params![],
                 |r| r.get(0),
             )?;
             let attempt: Option<i64> = conn.query_row(
-                "SELECT min(due_at) FROM attempts WHERE claimed = 0", params![],
+                "SELECT min(due_at) FROM attempts WHERE claimed = 0",
+                params![],
                 |r| r.get(0),
             )?;
             Ok([job, attempt].into_iter().flatten().min())
@@ -108,8 +150,11 @@ impl Engine {
                 "another runner holds the lease now: the attempt is left to it"
             );
             self.inner.store.write(|tx| {
-                tx.execute("UPDATE attempts SET claimed = 0, claim_owner = NULL, claim_epoch = NULL
-                     WHERE id = ?1 AND claim_owner = ?2", params![attempt.id, owner.id])?;
+                tx.execute(
+                    "UPDATE attempts SET claimed = 0, claim_owner = NULL, claim_epoch = NULL
+                     WHERE id = ?1 AND claim_owner = ?2",
+                    params![attempt.id, owner.id],
+                )?;
                 Ok(false)
             })
         };

@@ -11,11 +11,11 @@ use super::{PROMOTE_BATCH, QUEUED_DUE};
 use crate::db::Db;
 use crate::engine::Engine;
 use crate::error::Result;
+use crate::params;
 use crate::promote::{self, MissReason, Promotion};
 use crate::rows::{job_from_row, JobRow, JOB_COLUMNS};
 use crate::time::{from_ms, to_ms};
 use chrono::{DateTime, Utc};
-use crate::params;
 use std::collections::HashSet;
 
 /// What happens to one due job.
@@ -119,12 +119,7 @@ impl Engine {
 }
 
 /// Write one decision if the job is still as it was read. True when it was applied.
-fn apply(
-    tx: &Db<'_>,
-    row: &JobRow,
-    decision: &Decision,
-    now_ms: i64,
-) -> Result<bool> {
+fn apply(tx: &Db<'_>, row: &JobRow, decision: &Decision, now_ms: i64) -> Result<bool> {
     let p = match decision {
         Decision::Promote(p) => p,
         Decision::Broken(reason) => {

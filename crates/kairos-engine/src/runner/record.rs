@@ -10,14 +10,14 @@ use super::attempt::Attempt;
 use super::backoff::Backoff;
 use super::{QUEUED_DUE, RECORD_BATCH, SHUTDOWN_GRACE};
 use crate::actions::{failure_summary, Note, Outcome};
+use crate::db::Db;
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
+use crate::params;
 use crate::settings::NOTIFY_ON_FAULT;
 use crate::time::{from_ms, to_ms};
 use kairos_core::model::JobState;
 use kairos_core::valid::Retry;
-use crate::db::Db;
-use crate::params;
 use tokio::sync::{mpsc, watch};
 
 /// History kept per job (spec §10.2, §11): the last 1,000 executions (60 days: `retention`).
@@ -314,7 +314,10 @@ fn record_one(tx: &Db<'_>, f: &Finished) -> Result<bool> {
         }
         (false, _) if !attempt.error_action => {
             // The occurrence faulted: retries exhausted (or none allowed).
-            tx.execute("UPDATE jobs SET faulted_count = faulted_count + 1 WHERE id = ?1", params![attempt.job_id])?;
+            tx.execute(
+                "UPDATE jobs SET faulted_count = faulted_count + 1 WHERE id = ?1",
+                params![attempt.job_id],
+            )?;
             if f.has_error_action {
                 tx.execute("UPDATE attempts SET action_name = 'ErrorAction', retry_count = 0, due_at = ?1, claimed = 0,
                      claim_owner = NULL, claim_epoch = NULL WHERE id = ?2", params![f.end_ms, attempt.id])?;
@@ -341,8 +344,11 @@ fn finish_occurrence(
 ) -> Result<bool> {
     tx.execute("DELETE FROM attempts WHERE id = ?1", params![attempt.id])?;
     if attempt.is_last {
-        tx.execute("UPDATE jobs SET state = ?1, next_run = NULL, finished_at = ?2, version = version + 1
-             WHERE id = ?3 AND state IN ('Enabled', 'Disabled')", params![end_state.as_str(), end_ms, attempt.job_id])?;
+        tx.execute(
+            "UPDATE jobs SET state = ?1, next_run = NULL, finished_at = ?2, version = version + 1
+             WHERE id = ?3 AND state IN ('Enabled', 'Disabled')",
+            params![end_state.as_str(), end_ms, attempt.job_id],
+        )?;
     }
     let released = tx
         .execute("UPDATE attempts SET due_at = ?1 WHERE id =
@@ -353,10 +359,16 @@ fn finish_occurrence(
 /// Keep the last 1,000 records of a job (the 60-day limit is applied by `apply_retention`).
 /// Every insert into history (results and Postponed records alike) is followed by this.
 pub(super) fn prune_history(tx: &Db<'_>, job_id: i64) -> Result<()> {
-    let cutoff: Option<i64> = tx
-        .query_opt("SELECT id FROM history WHERE job_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2", params![job_id, HISTORY_KEEP], |r| r.get(0))?;
+    let cutoff: Option<i64> = tx.query_opt(
+        "SELECT id FROM history WHERE job_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2",
+        params![job_id, HISTORY_KEEP],
+        |r| r.get(0),
+    )?;
     if let Some(id) = cutoff {
-        tx.execute("DELETE FROM history WHERE job_id = ?1 AND id <= ?2", params![job_id, id])?;
+        tx.execute(
+            "DELETE FROM history WHERE job_id = ?1 AND id <= ?2",
+            params![job_id, id],
+        )?;
     }
     Ok(())
 }

@@ -22,7 +22,8 @@ use std::time::Duration;
 #[derive(Debug)]
 pub enum Store {
     Sqlite(SqliteStore),
-    Postgres(PgStore),
+    /// Boxed: the pool and its runtime are much larger than SQLite's handles.
+    Postgres(Box<PgStore>),
 }
 
 impl Store {
@@ -44,7 +45,7 @@ impl Store {
     /// Connect to the PostgreSQL database at `url` (`postgres://user:password@host/db`) and bring
     /// it to the newest schema.
     pub fn open_postgres(url: &str) -> Result<Store> {
-        Ok(Store::Postgres(PgStore::open(url)?))
+        Ok(Store::Postgres(Box::new(PgStore::open(url)?)))
     }
 
     pub fn dialect(&self) -> Dialect {

@@ -56,7 +56,9 @@ impl PgStore {
         let mut config: Config = url.parse().map_err(|e| {
             EngineError::bad_request(
                 "database",
-                format!("is not a PostgreSQL URL (postgres://user:password@host:port/database): {e}"),
+                format!(
+                    "is not a PostgreSQL URL (postgres://user:password@host:port/database): {e}"
+                ),
             )
         })?;
         if config.get_connect_timeout().is_none() {
@@ -71,7 +73,9 @@ impl PgStore {
             .thread_name("kairos-postgres")
             .enable_all()
             .build()
-            .map_err(|e| EngineError::internal(format!("cannot start the database runtime: {e}")))?;
+            .map_err(|e| {
+                EngineError::internal(format!("cannot start the database runtime: {e}"))
+            })?;
         let store = PgStore {
             runtime: Some(runtime),
             config,
@@ -79,7 +83,7 @@ impl PgStore {
             conns: (0..PG_CONNECTIONS).map(|_| Mutex::new(None)).collect(),
             instance: uuid::Uuid::new_v4().simple().to_string(),
         };
-        store.with_conn(|conn| migrate(conn))?;
+        store.with_conn(migrate)?;
         Ok(store)
     }
 
@@ -101,7 +105,15 @@ impl PgStore {
             .expect("the runtime lives as long as the store")
     }
 
-    async fn connect_with(config: Config) -> std::result::Result<(Client, tokio_postgres::Connection<tokio_postgres::Socket, tokio_postgres::tls::NoTlsStream>), tokio_postgres::Error> {
+    async fn connect_with(
+        config: Config,
+    ) -> std::result::Result<
+        (
+            Client,
+            tokio_postgres::Connection<tokio_postgres::Socket, tokio_postgres::tls::NoTlsStream>,
+        ),
+        tokio_postgres::Error,
+    > {
         config.connect(NoTls).await
     }
 
@@ -189,7 +201,6 @@ impl PgStore {
             });
             let value = f(&db)?;
             let changed = matches!(&db, Db::Postgres(p) if p.changed.get());
-            drop(db);
             if serialized && changed {
                 let notify = format!("NOTIFY {CHANGES_CHANNEL}, '{}'", self.instance);
                 block_on(tx.batch_execute(&notify))?;
@@ -319,7 +330,8 @@ fn migrate(conn: &mut PgConn) -> Result<()> {
         "CREATE TABLE IF NOT EXISTS kairos_schema (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL);
          INSERT INTO kairos_schema (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;",
     ))?;
-    let version: i64 = block_on(tx.query_one("SELECT version FROM kairos_schema WHERE id = 1", &[]))?.get(0);
+    let version: i64 =
+        block_on(tx.query_one("SELECT version FROM kairos_schema WHERE id = 1", &[]))?.get(0);
     let newest = MIGRATIONS.len() as i64;
     if version > newest {
         return Err(EngineError::internal(format!(
@@ -334,7 +346,10 @@ fn migrate(conn: &mut PgConn) -> Result<()> {
     for sql in &MIGRATIONS[version as usize..] {
         block_on(tx.batch_execute(sql))?;
     }
-    block_on(tx.execute("UPDATE kairos_schema SET version = $1 WHERE id = 1", &[&newest]))?;
+    block_on(tx.execute(
+        "UPDATE kairos_schema SET version = $1 WHERE id = 1",
+        &[&newest],
+    ))?;
     block_on(tx.commit())?;
     Ok(())
 }

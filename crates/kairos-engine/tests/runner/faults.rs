@@ -28,9 +28,11 @@ fn lease_expiry(engine: &Engine) -> i64 {
     engine
         .store()
         .read(|c| {
-            Ok(c.query_row("SELECT expires_at FROM runner_lease", kairos_engine::params![], |r| {
-                r.get::<i64>(0)
-            })?)
+            c.query_row(
+                "SELECT expires_at FROM runner_lease",
+                kairos_engine::params![],
+                |r| r.get::<i64>(0),
+            )
         })
         .unwrap()
 }
@@ -272,10 +274,10 @@ async fn a_stored_job_that_no_longer_compiles_is_faulted_with_the_reason() {
         .engine
         .store()
         .read(|c| {
-            Ok(
-                c.query_row("SELECT state FROM jobs WHERE name = 'broken'", kairos_engine::params![], |r| {
-                    r.get(0)
-                })?,
+            c.query_row(
+                "SELECT state FROM jobs WHERE name = 'broken'",
+                kairos_engine::params![],
+                |r| r.get(0),
             )
         })
         .unwrap();

@@ -22,12 +22,16 @@ fn claim_and_lease(engine: &Engine) -> ((bool, Option<String>), (String, i64)) {
     engine
         .store()
         .read(|c| {
-            let claim = c.query_row("SELECT claimed, claim_owner FROM attempts", kairos_engine::params![], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })?;
-            let lease = c.query_row("SELECT owner, epoch FROM runner_lease", kairos_engine::params![], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })?;
+            let claim = c.query_row(
+                "SELECT claimed, claim_owner FROM attempts",
+                kairos_engine::params![],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
+            let lease = c.query_row(
+                "SELECT owner, epoch FROM runner_lease",
+                kairos_engine::params![],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
             Ok((claim, lease))
         })
         .unwrap()

@@ -9,11 +9,11 @@ fn history_count(engine: &Engine, job: &str) -> i64 {
     engine
         .store()
         .read(|c| {
-            Ok(c.query_row(
+            c.query_row(
                 "SELECT count(*) FROM history WHERE job_id = (SELECT id FROM jobs WHERE name = ?1)",
                 kairos_engine::params![job],
                 |r| r.get(0),
-            )?)
+            )
         })
         .unwrap()
 }
