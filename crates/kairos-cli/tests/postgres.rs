@@ -6,6 +6,8 @@
 //!   exactly once, and all three servers sent some.
 //! - kill -9 one server mid-burst: nothing is lost, and only attempts that were in flight at the
 //!   kill are sent again, with their original tags.
+//! - The database goes away with attempts in flight and comes back: their results are
+//!   recorded, nothing is sent twice, and new work runs without a restart.
 //! - A wrong password, an unreachable server and a malformed URL are clear startup errors.
 //!
 //! Linux only: the server comes from Debian's package (the release workflow's Windows and macOS
@@ -357,6 +359,158 @@ fn a_change_made_elsewhere_wakes_a_sleeping_server_through_notify() {
         "delivered {late} after its due time: the server slept until its heartbeat"
     );
     assert_eq!(server.stop(), 1);
+}
+
+#[test]
+fn losing_the_database_mid_run_keeps_results_and_resumes_by_itself() {
+    const JOBS: usize = 20;
+    let pg = kairos_pgtest::PrivateServer::start().unwrap();
+    // Each request is answered after 3 s: the database goes away while all are in flight.
+    let sink = Sink::start(Duration::from_secs(3));
+    let engine = Engine::open(EngineConfig::new(Database::Postgres(pg.url.clone()))).unwrap();
+    create_jobs(&engine, JOBS, &in_seconds(1), &sink);
+    let server = start_servers(&pg.url, 1, &[]).remove(0);
+    wait_for("every attempt in flight", Duration::from_secs(30), || {
+        sink.received() == JOBS as u64
+    });
+    pg.stop().unwrap();
+    // The answers come while the database is down; the server keeps them.
+    std::thread::sleep(Duration::from_secs(5));
+    pg.resume().unwrap();
+    wait_for(
+        "the results recorded once the database is back",
+        Duration::from_secs(60),
+        || completed_or_zero(&engine) == JOBS as i64,
+    );
+    let counts = sink.counts();
+    assert_eq!(counts.len(), JOBS);
+    assert!(
+        counts.values().all(|n| *n == 1),
+        "nothing sent twice: the server kept its claims and its results: {counts:?}"
+    );
+    // And it runs new work without a restart.
+    let later = Sink::start(Duration::ZERO);
+    let batch_start = in_seconds(2);
+    let more = ImportBatch {
+        collections: vec![ImportCollection {
+            key: CollectionKey::new("sub", "rg", "after"),
+            body: None,
+            jobs: vec![ImportJob {
+                name: "after".into(),
+                body: serde_json::json!({"properties": {"startTime": batch_start,
+                    "action": {"type": "Http", "request": {
+                        "uri": format!("http://127.0.0.1:{}/after", later.port), "method": "GET"}}}}),
+                source: "after".into(),
+            }],
+        }],
+    };
+    engine
+        .import(&more, ImportOptions::default(), &|_, _| {})
+        .unwrap();
+    wait_for(
+        "a job added after the outage runs",
+        Duration::from_secs(30),
+        || later.received() == 1,
+    );
+    assert_eq!(server.stop(), JOBS as u64 + 1);
+}
+
+/// `completed`, reading 0 while the database cannot answer yet.
+fn completed_or_zero(engine: &Engine) -> i64 {
+    engine
+        .store()
+        .read(|db| {
+            db.query_row(
+                "SELECT count(*) FROM jobs WHERE state = 'Completed'",
+                kairos_engine::params![],
+                |r| r.get(0),
+            )
+        })
+        .unwrap_or(0)
+}
+
+/// `kairos ARGS` with `stdin`; stdout, failing the test on a non-zero exit.
+fn kairos_ok(args: &[&str], stdin: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args(args)
+        .env_remove("KAIROS_URL")
+        .env_remove("KAIROS_DATABASE_URL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "kairos {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_collection_moves_from_sqlite_to_postgres_with_export_and_import() {
+    let db = kairos_pgtest::database();
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    kairos_ok(
+        &["collections", "create", "nightly", "--data-dir", data],
+        "",
+    );
+    // Tomorrow at 03:00 UTC, daily.
+    let start = (chrono::Utc::now() + chrono::TimeDelta::days(1))
+        .format("%Y-%m-%dT03:00:00Z")
+        .to_string();
+    let job = format!(
+        r#"{{"properties": {{"startTime": "{start}", "recurrence": {{"frequency": "Day"}},
+        "action": {{"type": "Http", "request": {{"uri": "http://127.0.0.1:9/backup", "method": "POST"}}}}}}}}"#
+    );
+    kairos_ok(
+        &["jobs", "put", "nightly", "backup", "-", "--data-dir", data],
+        &job,
+    );
+    let bundle = dir.path().join("nightly.json");
+    let exported = kairos_ok(&["export", "nightly", "--data-dir", data], "");
+    std::fs::write(&bundle, exported).unwrap();
+    kairos_ok(
+        &["import", bundle.to_str().unwrap(), "--database", &db.url],
+        "",
+    );
+    let listed = kairos_ok(
+        &[
+            "jobs",
+            "show",
+            "nightly",
+            "backup",
+            "--json",
+            "--database",
+            &db.url,
+        ],
+        "",
+    );
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(
+        listed["properties"]["action"]["request"]["uri"],
+        "http://127.0.0.1:9/backup"
+    );
+    assert_eq!(listed["properties"]["startTime"], start.as_str());
+    assert_eq!(listed["properties"]["recurrence"]["frequency"], "Day");
+    // The same database, through KAIROS_DATABASE_URL: what servers on it would run.
+    let out = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args(["collections", "list", "--json"])
+        .env_remove("KAIROS_URL")
+        .env("KAIROS_DATABASE_URL", &db.url)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nightly"));
 }
 
 #[test]

@@ -259,3 +259,103 @@ fn start() -> Result<Server, String> {
 pub fn if_chosen() -> Option<TestDatabase> {
     (std::env::var("KAIROS_TEST_STORE").as_deref() == Ok("postgres")).then(database)
 }
+
+/// A server of one test's own, which the test may stop and start again (to cut the database
+/// away from a running Kairos). Removed when dropped.
+#[derive(Debug)]
+pub struct PrivateServer {
+    pub url: String,
+    bin: PathBuf,
+    data: PathBuf,
+    dir: PathBuf,
+    root: bool,
+    port: u16,
+}
+
+impl PrivateServer {
+    /// A new server with one database, `kairos`.
+    pub fn start() -> Result<PrivateServer, String> {
+        let bin = bin_dir()?;
+        let root = is_root();
+        let dir = std::env::temp_dir().join(format!(
+            "kairos-pgprivate-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::write(dir.join("pw"), PASSWORD).map_err(|e| e.to_string())?;
+        if root {
+            let mut chown = Command::new("chown");
+            chown.args(["-R", "postgres:postgres"]).arg(&dir);
+            run(chown, "chown")?;
+        }
+        let data = dir.join("data");
+        let mut initdb = as_server_user(&bin.join("initdb"), root);
+        initdb
+            .arg("-D")
+            .arg(&data)
+            .args([
+                "-U",
+                "kairos",
+                "--auth-local=trust",
+                "--auth-host=scram-sha-256",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ])
+            .arg(format!("--pwfile={}", dir.join("pw").display()));
+        run(initdb, "initdb")?;
+        let port = free_port()?;
+        let server = PrivateServer {
+            url: format!("postgres://kairos:{PASSWORD}@127.0.0.1:{port}/kairos"),
+            bin,
+            data,
+            dir,
+            root,
+            port,
+        };
+        server.resume()?;
+        let admin = Server {
+            base: format!("postgres://kairos:{PASSWORD}@127.0.0.1:{port}"),
+            port,
+        };
+        admin.psql("CREATE DATABASE kairos")?;
+        Ok(server)
+    }
+
+    fn pg_ctl(&self, args: &[&str]) -> Command {
+        let mut c = as_server_user(&self.bin.join("pg_ctl"), self.root);
+        c.arg("-D").arg(&self.data).args(args);
+        c
+    }
+
+    /// Stop the server now: every connection is cut.
+    pub fn stop(&self) -> Result<(), String> {
+        run(
+            self.pg_ctl(&["-m", "immediate", "-w", "stop"]),
+            "pg_ctl stop",
+        )
+    }
+
+    /// Start it again on the same port.
+    pub fn resume(&self) -> Result<(), String> {
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            self.port,
+            self.dir.display()
+        );
+        let log = format!("{}/log", self.dir.display());
+        run(
+            self.pg_ctl(&["-w", "-l", &log, "-o", &options, "start"]),
+            "pg_ctl start",
+        )
+    }
+}
+
+impl Drop for PrivateServer {
+    fn drop(&mut self) {
+        let _ = self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}

@@ -40,6 +40,22 @@ impl Local {
             })?;
         Ok(Local { engine })
     }
+
+    /// Open a PostgreSQL database that `kairos serve --database` servers share.
+    pub fn open_postgres(url: &str) -> Outcome<Local> {
+        let Database::Postgres(url) = Database::parse(url) else {
+            return Err(Failure::bad_input(
+                "--database",
+                "must be a PostgreSQL URL, postgres://user:password@host:port/database",
+            ));
+        };
+        let engine =
+            Engine::open(EngineConfig::new(Database::Postgres(url))).map_err(|e| Failure {
+                exit: if e.status() == 400 { 2 } else { EXIT_FAILURE },
+                body: e.to_arm_error(),
+            })?;
+        Ok(Local { engine })
+    }
 }
 
 fn body(value: &impl Serialize) -> Outcome<Value> {

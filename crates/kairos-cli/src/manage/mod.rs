@@ -45,6 +45,11 @@ pub struct Target {
     /// database; default: $KAIROS_URL.
     #[arg(long, global = true, value_name = "URL")]
     url: Option<String>,
+    /// Manage a PostgreSQL database (postgres://user:password@host:port/db) that `kairos serve
+    /// --database` servers share, instead of the local SQLite file; default:
+    /// $KAIROS_DATABASE_URL (unless --data-dir is given).
+    #[arg(long, global = true, value_name = "URL", conflicts_with_all = ["url", "data_dir"])]
+    database: Option<String>,
     /// The API token for --url; default: $KAIROS_API_TOKEN.
     #[arg(long, global = true, value_name = "TOKEN")]
     token: Option<String>,
@@ -71,10 +76,11 @@ impl Target {
                 "--url and --data-dir name two different places; give one",
             ));
         }
-        let url = self
-            .url
-            .clone()
-            .or_else(|| self.data_dir.is_none().then(|| env("KAIROS_URL")).flatten());
+        let url = self.url.clone().or_else(|| {
+            (self.data_dir.is_none() && self.database.is_none())
+                .then(|| env("KAIROS_URL"))
+                .flatten()
+        });
         let backend: Box<dyn Backend> = match url {
             Some(url) => {
                 let token = self
@@ -84,7 +90,18 @@ impl Target {
                     .unwrap_or_default();
                 Box::new(remote::Remote::new(&url, &token)?)
             }
-            None => Box::new(local::Local::open(self.data_dir.as_deref())?),
+            None => {
+                let database = self.database.clone().or_else(|| {
+                    self.data_dir
+                        .is_none()
+                        .then(|| env("KAIROS_DATABASE_URL"))
+                        .flatten()
+                });
+                match database {
+                    Some(database) => Box::new(local::Local::open_postgres(&database)?),
+                    None => Box::new(local::Local::open(self.data_dir.as_deref())?),
+                }
+            }
         };
         Ok(Context {
             backend,
