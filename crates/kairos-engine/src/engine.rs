@@ -1,7 +1,8 @@
 //! The engine facade: every operation the API, the CLI and the desktop shell perform.
 //!
-//! Cheap to clone (an `Arc` inside). Operations are synchronous SQLite transactions; the runner
-//! is a tokio task started with `start_runner`, woken whenever an operation changes what is due.
+//! Cheap to clone (an `Arc` inside). Operations are synchronous transactions on the store (SQLite
+//! or PostgreSQL); the runner is a tokio task started with `start_runner`, woken whenever an
+//! operation changes what is due.
 
 use crate::actions::{Executor, ExecutorConfig};
 use crate::clock::{Clock, SystemClock};

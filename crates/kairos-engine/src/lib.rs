@@ -1,4 +1,5 @@
-//! Kairos engine: the SQLite store, the runner, the actions; everything that makes jobs run.
+//! Kairos engine: the store (SQLite, or PostgreSQL for several servers), the runner, the actions;
+//! everything that makes jobs run.
 //!
 //! Knows nothing about Tauri, windows or HTTP routing: the API crate and the desktop shell call
 //! the `Engine` facade.
