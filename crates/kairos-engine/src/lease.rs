@@ -80,6 +80,15 @@ impl Owner {
         }
     }
 
+    /// On PostgreSQL: whether this runner's last heartbeat is recent enough (less than half the
+    /// takeover time ago) that no other server can have taken its claims.
+    pub(crate) fn heartbeat_fresh(&self) -> bool {
+        self.last_beat
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some_and(|at| at.elapsed() < self.takeover_after / 2)
+    }
+
     /// Whether the runner `other` still runs.
     pub fn liveness_of(&self, other: &str) -> Liveness {
         if other == self.id {
