@@ -4,7 +4,7 @@
 use crate::document::parse_job_document;
 use crate::error::ValidationErrors;
 use crate::model::JobState;
-use crate::recurrence::{BlackoutNote, DstNote, Notes, Series};
+use crate::recurrence::{BlackoutNote, DstNote, Notes, PeriodicSeries, Series};
 use crate::valid::ValidSchedule;
 use crate::validate::{truncate_to_second, validate_schedule};
 use chrono::{DateTime, TimeDelta, Utc};
@@ -94,6 +94,10 @@ pub fn runs_between(
 ) -> Window {
     let mut window = Window::default();
     let limit = runs_left.map_or(max, |left| max.min(usize::try_from(left).unwrap_or(max)));
+    if let Some(periodic) = series.periodic() {
+        periodic_runs(&periodic, from, to, limit, max, &mut window);
+        return window;
+    }
     let mut notes = Notes::default();
     let mut next = series.first_at_or_after_noting(truncate_to_second(from), &mut notes);
     while let Some(at) = next.filter(|at| *at < to) {
@@ -122,4 +126,33 @@ pub fn runs_between(
         .filter(|n| n.at < listed_until)
         .collect();
     window
+}
+
+/// `runs_between` for a series whose runs are arithmetic: the same runs, each found by a division
+/// instead of a search (a month of a job every quarter hour is 2,880 of them). Such a series
+/// notes nothing: daylight saving never changes its runs and no calendar removes one.
+fn periodic_runs(
+    series: &PeriodicSeries,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+    limit: usize,
+    max: usize,
+    window: &mut Window,
+) {
+    // Runs are whole seconds: one is before `to` when its second is before `to`'s ceiling.
+    let end = to.timestamp() + i64::from(to.timestamp_subsec_nanos() > 0);
+    let mut next = series.first_at_or_after(from.timestamp());
+    while let Some(at) = next.filter(|at| *at < end) {
+        if window.runs.len() >= limit {
+            window.truncated = window.runs.len() >= max;
+            break;
+        }
+        let Some(instant) = DateTime::from_timestamp(at, 0) else {
+            break;
+        };
+        window.runs.push(instant);
+        next = at
+            .checked_add(1)
+            .and_then(|from| series.first_at_or_after(from));
+    }
 }
