@@ -4,10 +4,10 @@
 use crate::document::parse_job_document;
 use crate::error::ValidationErrors;
 use crate::model::JobState;
-use crate::recurrence::{BlackoutNote, DstNote, Notes, Series};
+use crate::recurrence::{BlackoutNote, DstNote, Notes, PeriodicSeries, Series};
 use crate::valid::ValidSchedule;
 use crate::validate::{truncate_to_second, validate_schedule};
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, NaiveDate, NaiveTime, TimeDelta, Utc};
 
 /// The coming runs of a job, the ones among them that daylight saving moved, skipped or
 /// repeated (only for jobs in a named time zone), and the runs before the last one shown that
@@ -94,6 +94,10 @@ pub fn runs_between(
 ) -> Window {
     let mut window = Window::default();
     let limit = runs_left.map_or(max, |left| max.min(usize::try_from(left).unwrap_or(max)));
+    if let Some(periodic) = series.periodic() {
+        periodic_runs(&periodic, from, to, limit, max, &mut window);
+        return window;
+    }
     let mut notes = Notes::default();
     let mut next = series.first_at_or_after_noting(truncate_to_second(from), &mut notes);
     while let Some(at) = next.filter(|at| *at < to) {
@@ -122,4 +126,50 @@ pub fn runs_between(
         .filter(|n| n.at < listed_until)
         .collect();
     window
+}
+
+const SECONDS_PER_DAY: i64 = 86_400;
+
+/// `runs_between` for a series whose runs are arithmetic: the same runs, each found by a division
+/// instead of a search (a month of a job every quarter hour is 2,880 of them). Such a series
+/// notes nothing: daylight saving never changes its runs and no calendar removes one.
+fn periodic_runs(
+    series: &PeriodicSeries,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+    limit: usize,
+    max: usize,
+    window: &mut Window,
+) {
+    // Runs are whole seconds: one is before `to` when its second is before `to`'s ceiling.
+    let end = to.timestamp() + i64::from(to.timestamp_subsec_nanos() > 0);
+    let mut next = series.first_at_or_after(from.timestamp());
+    // The runs of one day share its date, which is the costly part of making an instant.
+    let mut day: Option<(i64, NaiveDate)> = None;
+    while let Some(at) = next.filter(|at| *at < end) {
+        if window.runs.len() >= limit {
+            window.truncated = window.runs.len() >= max;
+            break;
+        }
+        let day_number = at.div_euclid(SECONDS_PER_DAY);
+        let date = match day {
+            Some((number, date)) if number == day_number => date,
+            _ => {
+                let Some(midnight) = DateTime::from_timestamp(day_number * SECONDS_PER_DAY, 0)
+                else {
+                    break;
+                };
+                day = Some((day_number, midnight.date_naive()));
+                midnight.date_naive()
+            }
+        };
+        let second = at.rem_euclid(SECONDS_PER_DAY) as u32;
+        let Some(time) = NaiveTime::from_num_seconds_from_midnight_opt(second, 0) else {
+            break;
+        };
+        window.runs.push(date.and_time(time).and_utc());
+        next = at
+            .checked_add(1)
+            .and_then(|from| series.first_at_or_after(from));
+    }
 }

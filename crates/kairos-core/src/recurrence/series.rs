@@ -16,7 +16,7 @@
 //! blacked-out stretch, so a week-long holiday costs one step, not 10,080 minutely ones.
 
 use super::blackout::{BlackoutNote, MAX_COUNTED_PER_STRETCH};
-use super::rule::{DstNote, Rule};
+use super::rule::{DstNote, Periodic, Rule};
 use super::zone::Zone;
 use crate::iso8601::latest;
 use crate::valid::{Blackout, ValidSchedule};
@@ -242,6 +242,29 @@ impl Series {
         }
     }
 
+    /// The series as arithmetic, when its runs are (see `PeriodicSeries`); `None` for a single
+    /// run, blackout calendars, and rules wall-clock time limits.
+    pub fn periodic(&self) -> Option<PeriodicSeries> {
+        let Shape::Recurring {
+            rule,
+            immediate,
+            not_before,
+        } = &self.shape
+        else {
+            return None;
+        };
+        if !self.blackout.is_empty() {
+            return None;
+        }
+        let until = self.end_time.map_or(latest(), |end| end.min(latest()));
+        Some(PeriodicSeries {
+            rule: rule.periodic()?,
+            immediate: immediate.map(|i| i.timestamp()),
+            not_before: not_before.timestamp(),
+            until: until.timestamp(),
+        })
+    }
+
     /// The run after `previous`, ignoring `count`.
     pub fn next_after(&self, previous: DateTime<Utc>) -> Option<DateTime<Utc>> {
         self.first_at_or_after(after(truncate_to_second(previous))?)
@@ -254,6 +277,31 @@ impl Series {
             previous: None,
             emitted: 0,
         }
+    }
+}
+
+/// A series whose rule is `Periodic` and which no blackout calendar limits: the run made at
+/// creation, then the rule's runs from `not_before` to `until`, in Unix seconds. Its
+/// `first_at_or_after` is `Series::first_at_or_after` (which never notes anything for such a
+/// series) by arithmetic, for the overview's month of quarter-hourly jobs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PeriodicSeries {
+    rule: Periodic,
+    immediate: Option<i64>,
+    not_before: i64,
+    until: i64,
+}
+
+impl PeriodicSeries {
+    /// The first run at or after `t` (Unix seconds), ignoring `count`.
+    #[inline]
+    pub fn first_at_or_after(&self, t: i64) -> Option<i64> {
+        if let Some(first) = self.immediate.filter(|i| *i >= t) {
+            return Some(first).filter(|at| *at <= self.until);
+        }
+        self.rule
+            .first_at_or_after(t.max(self.not_before))
+            .filter(|at| *at <= self.until)
     }
 }
 

@@ -91,9 +91,8 @@ impl Engine {
         // copy of the host's name (half a million runs in a month of 1,000 jobs).
         let mut hosts: Vec<String> = Vec::new();
         let mut host_numbers: HashMap<String, usize> = HashMap::new();
-        let mut planned_hosts: HashMap<(i64, usize), usize, BuildHasherDefault<WordHasher>> =
-            HashMap::default();
         let future_from = query.from.max(now);
+        let mut planned_hosts = HostMinutes::new(future_from, query.to);
         for (key, row) in rows.into_iter().filter(|(key, _)| wanted(key)) {
             let plan =
                 self.inner
@@ -142,8 +141,7 @@ impl Engine {
                         detail: Detail::None,
                     });
                     if let Some(host) = host {
-                        let minute = to_ms(at) / 60_000;
-                        *planned_hosts.entry((minute, host)).or_default() += 1;
+                        planned_hosts.add(to_ms(at) / 60_000, host);
                     }
                 }
                 // A skipped run has no instant: it is shown where its wall-clock time would be
@@ -182,8 +180,7 @@ impl Engine {
             }
         }
         let mut busy_minutes: Vec<BusyMinute> = planned_hosts
-            .into_iter()
-            .filter(|(_, jobs)| *jobs >= BUSY_MINUTE_JOBS)
+            .busy()
             .map(|((minute, host), jobs)| BusyMinute {
                 minute: from_ms(minute * 60_000),
                 host: hosts[host].clone(),
@@ -192,6 +189,82 @@ impl Engine {
             .collect();
         busy_minutes.sort_by(|a, b| (a.minute, &a.host).cmp(&(b.minute, &b.host)));
         Ok(Walked { jobs, busy_minutes })
+    }
+}
+
+/// Cells (minutes × hosts) counted in arrays at most: 8 MB, a month's minutes for 48 hosts.
+const DENSE_CELLS: usize = 2_000_000;
+
+/// Planned runs per (minute, host number), for the busy minutes: one run is one increment. A
+/// window has few minutes (43,200 in a month), so the first hosts count in an array of the
+/// window's minutes each, up to `DENSE_CELLS` in all; the hosts after them, and a minute outside
+/// the window (a run in the second before it), in a map. A key is always counted in the same
+/// place, so no count is split.
+struct HostMinutes {
+    first_minute: i64,
+    minutes: usize,
+    /// `DENSE_CELLS` (smaller in tests, to reach the map).
+    cells: usize,
+    dense: Vec<Vec<u32>>,
+    sparse: HashMap<(i64, usize), usize, BuildHasherDefault<WordHasher>>,
+}
+
+impl HostMinutes {
+    /// For the runs in [`from`, `to`).
+    fn new(from: DateTime<Utc>, to: DateTime<Utc>) -> HostMinutes {
+        Self::with_cells(from, to, DENSE_CELLS)
+    }
+
+    fn with_cells(from: DateTime<Utc>, to: DateTime<Utc>, cells: usize) -> HostMinutes {
+        let first_minute = to_ms(from) / 60_000;
+        let last_minute = to_ms(to) / 60_000;
+        HostMinutes {
+            first_minute,
+            minutes: usize::try_from(last_minute - first_minute + 1).unwrap_or(0),
+            cells,
+            dense: Vec::new(),
+            sparse: HashMap::default(),
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, minute: i64, host: usize) {
+        let index = usize::try_from(minute - self.first_minute)
+            .ok()
+            .filter(|&i| i < self.minutes);
+        if let Some(i) = index {
+            while self.dense.len() <= host
+                && (self.dense.len() + 1).saturating_mul(self.minutes) <= self.cells
+            {
+                self.dense.push(vec![0; self.minutes]);
+            }
+            if let Some(counts) = self.dense.get_mut(host) {
+                counts[i] += 1;
+                return;
+            }
+        }
+        *self.sparse.entry((minute, host)).or_default() += 1;
+    }
+
+    /// The (minute, host number) keys with at least `BUSY_MINUTE_JOBS` runs, and their runs.
+    fn busy(self) -> impl Iterator<Item = ((i64, usize), usize)> {
+        let first_minute = self.first_minute;
+        let dense = self
+            .dense
+            .into_iter()
+            .enumerate()
+            .flat_map(move |(host, counts)| {
+                counts
+                    .into_iter()
+                    .enumerate()
+                    .filter(|&(_, jobs)| jobs as usize >= BUSY_MINUTE_JOBS)
+                    .map(move |(i, jobs)| ((first_minute + i as i64, host), jobs as usize))
+            });
+        let sparse = self
+            .sparse
+            .into_iter()
+            .filter(|(_, jobs)| *jobs >= BUSY_MINUTE_JOBS);
+        dense.chain(sparse)
     }
 }
 
@@ -250,5 +323,60 @@ fn host_of(kind: &ActionKind) -> Option<String> {
             Some(format!("{}.servicebus.windows.net", m.namespace))
         }
         ActionKind::Notification(_) | ActionKind::Command(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The busy minutes of `runs` (minute, host) counted by `HostMinutes` with room for
+    /// `cells` array cells, sorted.
+    fn busy(
+        from: &str,
+        to: &str,
+        cells: usize,
+        runs: &[(i64, usize)],
+    ) -> Vec<((i64, usize), usize)> {
+        let at = |s: &str| s.parse::<DateTime<Utc>>().unwrap();
+        let mut counts = HostMinutes::with_cells(at(from), at(to), cells);
+        for &(minute, host) in runs {
+            counts.add(minute, host);
+        }
+        let mut busy: Vec<_> = counts.busy().collect();
+        busy.sort();
+        busy
+    }
+
+    /// Whatever holds a key (an array per host, or the map for the hosts past the arrays' room
+    /// and for minutes outside the window), each busy minute is counted once, in full.
+    #[test]
+    fn busy_minutes_are_the_same_in_arrays_and_in_the_map() {
+        // An hour from 2026-06-01T00:00Z: minutes 29,656,320 to 29,656,380.
+        let (from, to) = ("2026-06-01T00:00:00Z", "2026-06-01T01:00:00Z");
+        let first = 29_656_320;
+        let mut runs = Vec::new();
+        // Host 0: 10 runs at minute 5 (busy), 9 at minute 6 (not); host 2: 12 at minute 59
+        // and 10 in the minute before the window; host 1: 3 at minute 5.
+        runs.extend(std::iter::repeat_n((first + 5, 0), 10));
+        runs.extend(std::iter::repeat_n((first + 6, 0), 9));
+        runs.extend(std::iter::repeat_n((first + 5, 1), 3));
+        // Interleaved, so a host meets the arrays and the map in turn.
+        for _ in 0..10 {
+            runs.push((first - 1, 2));
+            runs.push((first + 59, 2));
+        }
+        runs.extend(std::iter::repeat_n((first + 59, 2), 2));
+        let expected = vec![
+            ((first - 1, 2), 10),
+            ((first + 5, 0), 10),
+            ((first + 59, 2), 12),
+        ];
+        // Every host in arrays, the first only, none.
+        for cells in [DENSE_CELLS, 61, 0] {
+            assert_eq!(busy(from, to, cells, &runs), expected, "{cells} cells");
+        }
+        // A window that has ended holds no array.
+        assert_eq!(busy(to, from, DENSE_CELLS, &runs), expected);
     }
 }

@@ -65,6 +65,37 @@ pub struct DstNote {
     pub adjustment: DstAdjustment,
 }
 
+/// The runs of a rule that wall-clock time does not limit, as arithmetic: `base + k·period +
+/// offset` for every `k` ≥ 0 and every offset (ascending, each below `period`), in Unix
+/// seconds. Minute rules without `hours` and `minutes`, and Hour rules without `hours`, are such
+/// (with no `months`): their periods are elapsed time, so daylight saving never moves, skips or
+/// repeats one of their runs, and the next run is a division away instead of a search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Periodic {
+    pub base: i64,
+    pub period: i64,
+    pub offsets: Vec<i64>,
+}
+
+impl Periodic {
+    /// The first run at or after `t` (Unix seconds): what `Rule::first_at_or_after` finds.
+    #[inline]
+    pub fn first_at_or_after(&self, t: i64) -> Option<i64> {
+        let k = (t - self.base).div_euclid(self.period).max(0);
+        // The offsets lie within one period, so the run is in period k or the next.
+        for k in [k, k + 1] {
+            let start = self.base.checked_add(k.checked_mul(self.period)?)?;
+            for &offset in &self.offsets {
+                let candidate = start + offset;
+                if candidate >= t {
+                    return Some(candidate);
+                }
+            }
+        }
+        None
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Kind {
     /// Day, Week, Month: calendar periods, runs = days × hours × minutes at `second`.
@@ -195,6 +226,41 @@ impl Rule {
             kind,
             months,
         }
+    }
+
+    /// The rule as arithmetic, when wall-clock time limits none of its runs (see `Periodic`).
+    pub fn periodic(&self) -> Option<Periodic> {
+        if self.months.is_some() {
+            return None;
+        }
+        match &self.kind {
+            Kind::Minutely {
+                base,
+                step,
+                hour_limit: None,
+                minute_limit: None,
+            } => Some(Periodic {
+                base: *base,
+                period: *step,
+                offsets: vec![0],
+            }),
+            Kind::Hourly {
+                base,
+                step,
+                minutes,
+                second,
+                hour_limit: None,
+            } => Some(Periodic {
+                base: *base,
+                period: *step,
+                offsets: (0..64)
+                    .filter(|m| minutes & (1u64 << m) != 0)
+                    .map(|m| m * 60 + i64::from(*second))
+                    .collect(),
+            }),
+            _ => None,
+        }
+        .filter(|p| p.period > 0 && p.offsets.iter().all(|&o| o < p.period))
     }
 
     /// The first instant of the rule at or after `t`, or `None` if there is none up to `until`.
