@@ -176,12 +176,23 @@ fn run(mut command: Command, what: &str) -> Result<(), String> {
     }
 }
 
-fn start() -> Result<Server, String> {
+/// A new cluster in a directory of its own under the temporary directory (`kind` names it):
+/// the `kairos` user with `PASSWORD` over TCP, trust on the local socket, owned by the server's
+/// user.
+struct Cluster {
+    bin: PathBuf,
+    root: bool,
+    dir: PathBuf,
+    data: PathBuf,
+}
+
+fn init_cluster(kind: &str) -> Result<Cluster, String> {
     let bin = bin_dir()?;
     let root = is_root();
     let dir = std::env::temp_dir().join(format!(
-        "kairos-pgtest-{}-{}",
+        "kairos-{kind}-{}-{}-{}",
         std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst),
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos())
@@ -190,14 +201,9 @@ fn start() -> Result<Server, String> {
     let pwfile = dir.join("pw");
     std::fs::write(&pwfile, PASSWORD).map_err(|e| e.to_string())?;
     if root {
-        run(
-            {
-                let mut c = Command::new("chown");
-                c.args(["-R", "postgres:postgres"]).arg(&dir);
-                c
-            },
-            "chown",
-        )?;
+        let mut chown = Command::new("chown");
+        chown.args(["-R", "postgres:postgres"]).arg(&dir);
+        run(chown, "chown")?;
     }
     let data = dir.join("data");
     let mut initdb = as_server_user(&bin.join("initdb"), root);
@@ -216,6 +222,21 @@ fn start() -> Result<Server, String> {
         ])
         .arg(format!("--pwfile={}", pwfile.display()));
     run(initdb, "initdb")?;
+    Ok(Cluster {
+        bin,
+        root,
+        dir,
+        data,
+    })
+}
+
+fn start() -> Result<Server, String> {
+    let Cluster {
+        bin,
+        root,
+        dir,
+        data,
+    } = init_cluster("pgtest")?;
     let port = free_port()?;
     // The server runs under a shell that watches this process: when it is gone, the server
     // stops and its files go.
@@ -275,37 +296,12 @@ pub struct PrivateServer {
 impl PrivateServer {
     /// A new server with one database, `kairos`.
     pub fn start() -> Result<PrivateServer, String> {
-        let bin = bin_dir()?;
-        let root = is_root();
-        let dir = std::env::temp_dir().join(format!(
-            "kairos-pgprivate-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::SeqCst)
-        ));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        std::fs::write(dir.join("pw"), PASSWORD).map_err(|e| e.to_string())?;
-        if root {
-            let mut chown = Command::new("chown");
-            chown.args(["-R", "postgres:postgres"]).arg(&dir);
-            run(chown, "chown")?;
-        }
-        let data = dir.join("data");
-        let mut initdb = as_server_user(&bin.join("initdb"), root);
-        initdb
-            .arg("-D")
-            .arg(&data)
-            .args([
-                "-U",
-                "kairos",
-                "--auth-local=trust",
-                "--auth-host=scram-sha-256",
-                "-E",
-                "UTF8",
-                "--locale=C.UTF-8",
-                "--no-sync",
-            ])
-            .arg(format!("--pwfile={}", dir.join("pw").display()));
-        run(initdb, "initdb")?;
+        let Cluster {
+            bin,
+            root,
+            dir,
+            data,
+        } = init_cluster("pgprivate")?;
         let port = free_port()?;
         let server = PrivateServer {
             url: format!("postgres://kairos:{PASSWORD}@127.0.0.1:{port}/kairos"),
