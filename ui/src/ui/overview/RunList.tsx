@@ -19,15 +19,22 @@ type Props = {
   onMore?: () => void;
   onOpen: (target: ReturnType<typeof runTarget>) => void;
   label: string;
+  /** The list of another day or hour is on its way: these rows stay, dimmed, until it comes. */
+  busy?: boolean;
 };
 
-/** Runs as buttons (Tab moves between them, Enter opens): a coming run opens its job, a past one its history. */
-export function RunList({ data, runs, zone, limit, onMore, onOpen, label }: Props) {
+/**
+ * Runs as buttons (Tab moves between them, Enter opens): a coming run opens its job, a past one its history.
+ * Rows are keyed by their position, not by run: moving to another day rewrites the text and
+ * attributes of the rows already there instead of replacing every node, which is most of what
+ * WebKit has to restyle, lay out and paint when the arrow keys move the month view's selection.
+ */
+export function RunList({ data, runs, zone, limit, onMore, onOpen, label, busy = false }: Props) {
   const shown = runs.slice(0, limit);
   return (
-    <div class="overview-runs">
+    <div class={busy ? "overview-runs stale" : "overview-runs"} aria-busy={busy}>
       <ul aria-label={label}>
-        {shown.map((i) => {
+        {shown.map((i, position) => {
           const run = runAt(data, i);
           const job = data.jobs[run.job];
           const category = categoryOf(data, i);
@@ -39,7 +46,7 @@ export function RunList({ data, runs, zone, limit, onMore, onOpen, label }: Prop
               : CATEGORY_LABELS[category];
           const at = new Date(run.at).toISOString().replace(/\.\d{3}Z$/, "Z");
           return (
-            <li key={i}>
+            <li key={position}>
               <button
                 type="button"
                 class={`run-chip cat-${category}`}
