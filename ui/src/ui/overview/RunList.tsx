@@ -1,3 +1,4 @@
+import { useMemo } from "preact/hooks";
 import {
   CATEGORY_LABELS,
   KIND_BLACKED_OUT,
@@ -31,39 +32,15 @@ type Props = {
  */
 export function RunList({ data, runs, zone, limit, onMore, onOpen, label, busy = false }: Props) {
   const shown = runs.slice(0, limit);
+  // Marking the list busy (a key press) or not does not render its rows again.
+  // (onOpen only navigates: the one of the first render does.)
+  const rows = useMemo(
+    () => <RunRows data={data} runs={runs} zone={zone} limit={limit} onOpen={onOpen} label={label} />,
+    [data, runs, zone, limit, label],
+  );
   return (
     <div class={busy ? "overview-runs stale" : "overview-runs"} aria-busy={busy}>
-      <ul aria-label={label}>
-        {shown.map((i, position) => {
-          const run = runAt(data, i);
-          const job = data.jobs[run.job];
-          const category = categoryOf(data, i);
-          const past = run.kind === KIND_PAST;
-          const what = past
-            ? `${run.status ?? ""}${run.action && run.action !== "MainAction" ? ` (${run.action})` : ""}`
-            : run.kind === KIND_BLACKED_OUT
-              ? `blacked out by ${run.calendar ?? "a calendar"}`
-              : CATEGORY_LABELS[category];
-          const at = new Date(run.at).toISOString().replace(/\.\d{3}Z$/, "Z");
-          return (
-            <li key={position}>
-              <button
-                type="button"
-                class={`run-chip cat-${category}`}
-                data-testid="overview-run"
-                data-job={job.name}
-                data-category={category}
-                data-at={at}
-                title={`${job.name} · ${what}${past ? " · opens the history" : " · opens the job"}`}
-                onClick={() => onOpen(runTarget(data, i))}
-              >
-                <time dateTime={at}>{localTime(run.at, zone)}</time> <span class="run-job">{job.name}</span>{" "}
-                <small class="run-what">{what}</small>
-              </button>
-            </li>
-          );
-        })}
-      </ul>
+      {rows}
       {runs.length > shown.length && (
         <p class="muted">
           and {runs.length - shown.length} more{" "}
@@ -75,5 +52,41 @@ export function RunList({ data, runs, zone, limit, onMore, onOpen, label, busy =
         </p>
       )}
     </div>
+  );
+}
+
+function RunRows({ data, runs, zone, limit, onOpen, label }: Omit<Props, "busy" | "onMore">) {
+  return (
+    <ul aria-label={label}>
+      {runs.slice(0, limit).map((i, position) => {
+        const run = runAt(data, i);
+        const job = data.jobs[run.job];
+        const category = categoryOf(data, i);
+        const past = run.kind === KIND_PAST;
+        const what = past
+          ? `${run.status ?? ""}${run.action && run.action !== "MainAction" ? ` (${run.action})` : ""}`
+          : run.kind === KIND_BLACKED_OUT
+            ? `blacked out by ${run.calendar ?? "a calendar"}`
+            : CATEGORY_LABELS[category];
+        const at = new Date(run.at).toISOString().replace(/\.\d{3}Z$/, "Z");
+        return (
+          <li key={position}>
+            <button
+              type="button"
+              class={`run-chip cat-${category}`}
+              data-testid="overview-run"
+              data-job={job.name}
+              data-category={category}
+              data-at={at}
+              title={`${job.name} · ${what}${past ? " · opens the history" : " · opens the job"}`}
+              onClick={() => onOpen(runTarget(data, i))}
+            >
+              <time dateTime={at}>{localTime(run.at, zone)}</time> <span class="run-job">{job.name}</span>{" "}
+              <small class="run-what">{what}</small>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
