@@ -248,6 +248,9 @@ describe("the overview", () => {
     expect(list.getAttribute("aria-busy")).toBe("true");
     expect(runs()).toEqual(before);
     expect(status.textContent).toBe("");
+    // Dimmed only once the answer is slow (0.3 s).
+    expect(list.className).not.toContain("stale");
+    await waitFor(() => expect(list.className).toContain("stale"), { timeout: 2000 });
 
     answerNow();
     await waitFor(() => expect(runs().map((r) => r.dataset.category)).toEqual(["planned", "blackedOut"]));
@@ -255,6 +258,7 @@ describe("the overview", () => {
     expect(runs()).toEqual(before);
     expect(runs().map((r) => r.dataset.job)).toEqual(["report", "sync"]);
     expect(list.getAttribute("aria-busy")).toBe("false");
+    expect(list.className).not.toContain("stale");
     expect(status.textContent).toBe("Thu 26 Nov: 2 runs");
   });
 

@@ -180,6 +180,14 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
   }
   const listed = listedRef.current;
   const listBusy = selectedRuns === null;
+  // Dimmed only when the answer is slow: a quick one would cost a repaint to dim and another to undim.
+  const [listSlow, setListSlow] = useState(false);
+  useEffect(() => {
+    setListSlow(false);
+    if (!listBusy) return;
+    const t = setTimeout(() => setListSlow(true), 300);
+    return () => clearTimeout(t);
+  }, [listBusy]);
   const runList = useMemo(
     () =>
       listed && (
@@ -191,10 +199,11 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
           onOpen={open}
           label={`Runs on ${listed.day}`}
           busy={listBusy}
+          dim={listBusy && listSlow}
           onMore={() => setLimit((l) => l + LIST_LIMIT * 5)}
         />
       ),
-    [listed, zone, limit, listBusy],
+    [listed, zone, limit, listBusy, listSlow],
   );
   const heatStrip = useMemo(() => buckets && <HeatStrip buckets={buckets} />, [buckets]);
   const shown = monthly ? counts.value : data;

@@ -20,8 +20,10 @@ type Props = {
   onMore?: () => void;
   onOpen: (target: ReturnType<typeof runTarget>) => void;
   label: string;
-  /** The list of another day or hour is on its way: these rows stay, dimmed, until it comes. */
+  /** The list of another day or hour is on its way: these rows stay until it comes (aria-busy)... */
   busy?: boolean;
+  /** ...and are dimmed when it is slow to come. */
+  dim?: boolean;
 };
 
 /**
@@ -30,7 +32,7 @@ type Props = {
  * attributes of the rows already there instead of replacing every node, which is most of what
  * WebKit has to restyle, lay out and paint when the arrow keys move the month view's selection.
  */
-export function RunList({ data, runs, zone, limit, onMore, onOpen, label, busy = false }: Props) {
+export function RunList({ data, runs, zone, limit, onMore, onOpen, label, busy = false, dim = false }: Props) {
   const shown = runs.slice(0, limit);
   // Marking the list busy (a key press) or not does not render its rows again.
   // (onOpen only navigates: the one of the first render does.)
@@ -39,7 +41,7 @@ export function RunList({ data, runs, zone, limit, onMore, onOpen, label, busy =
     [data, runs, zone, limit, label],
   );
   return (
-    <div class={busy ? "overview-runs stale" : "overview-runs"} aria-busy={busy}>
+    <div class={dim ? "overview-runs stale" : "overview-runs"} aria-busy={busy}>
       {rows}
       {runs.length > shown.length && (
         <p class="muted">
@@ -55,7 +57,7 @@ export function RunList({ data, runs, zone, limit, onMore, onOpen, label, busy =
   );
 }
 
-function RunRows({ data, runs, zone, limit, onOpen, label }: Omit<Props, "busy" | "onMore">) {
+function RunRows({ data, runs, zone, limit, onOpen, label }: Omit<Props, "busy" | "dim" | "onMore">) {
   return (
     <ul aria-label={label}>
       {runs.slice(0, limit).map((i, position) => {
