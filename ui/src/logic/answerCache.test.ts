@@ -28,6 +28,19 @@ describe("AnswerCache", () => {
     expect([cache.has("a"), cache.has("b"), cache.has("c")]).toEqual([true, false, true]);
   });
 
+  it("peeks at an answer only once it has come", async () => {
+    const cache = new AnswerCache<number>(2);
+    let resolve!: (n: number) => void;
+    const asked = cache.get("dec", () => new Promise<number>((r) => (resolve = r)));
+    expect(cache.peek("dec")).toBeUndefined();
+    resolve(42);
+    await asked;
+    expect(cache.peek("dec")).toBe(42);
+    expect(cache.peek("jan")).toBeUndefined();
+    cache.clear();
+    expect(cache.peek("dec")).toBeUndefined();
+  });
+
   it("does not keep a failed answer", async () => {
     const cache = new AnswerCache<string>(2);
     await expect(cache.get("x", () => Promise.reject(new Error("engine busy")))).rejects.toThrow("engine busy");

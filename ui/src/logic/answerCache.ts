@@ -4,6 +4,8 @@
 
 export class AnswerCache<T> {
   private readonly answers = new Map<string, Promise<T>>();
+  /** The answers that have come, for `peek`. */
+  private readonly settled = new WeakMap<Promise<T>, T>();
 
   constructor(private readonly size: number) {}
 
@@ -17,14 +19,23 @@ export class AnswerCache<T> {
     }
     const asked = ask();
     this.answers.set(key, asked);
-    asked.catch(() => {
-      if (this.answers.get(key) === asked) this.answers.delete(key);
-    });
+    asked.then(
+      (value) => this.settled.set(asked, value),
+      () => {
+        if (this.answers.get(key) === asked) this.answers.delete(key);
+      },
+    );
     for (const oldest of this.answers.keys()) {
       if (this.answers.size <= this.size) break;
       this.answers.delete(oldest);
     }
     return asked;
+  }
+
+  /** The answer kept for `key` if it has come (no waiting for a promise), else undefined. */
+  peek(key: string): T | undefined {
+    const kept = this.answers.get(key);
+    return kept && this.settled.get(kept);
   }
 
   has(key: string): boolean {

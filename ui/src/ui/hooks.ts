@@ -41,11 +41,13 @@ export function useEngineChanged(reload: () => void, ms = 500): void {
  * The backend's answer for `key` (null: nothing to ask), asked again when the key changes or
  * `reload` is called. An answer to an older key is dropped when it arrives late. The last answer
  * stays in `value` while the next one loads (the view keeps its nodes and its focus); `fresh`
- * says whether it answers the current key.
+ * says whether it answers the current key. `peek` gives an answer already at hand for a key (a
+ * cache's): it is shown in the render that changes the key, not one render later.
  */
 export function useAnswer<T>(
   key: string | null,
   load: () => Promise<T>,
+  peek?: (key: string) => T | undefined,
 ): { value: T | null; fresh: boolean; error: string; reload: () => void } {
   const [answer, setAnswer] = useState<{ key: string; value: T } | null>(null);
   const [error, setError] = useState<{ key: string; message: string } | null>(null);
@@ -70,9 +72,11 @@ export function useAnswer<T>(
   useLayoutEffect(() => {
     if (key !== null) reload();
   }, [key, reload]);
+  const held = answer !== null && answer.key === key;
+  const peeked = !held && key !== null && peek ? peek(key) : undefined;
   return {
-    value: answer?.value ?? null,
-    fresh: answer !== null && answer.key === key,
+    value: peeked ?? answer?.value ?? null,
+    fresh: held || peeked !== undefined,
     error: error !== null && error.key === key ? error.message : "",
     reload,
   };

@@ -69,7 +69,14 @@ export function DayColumns({ buckets, now, selection, onSelect }: Props) {
   );
 }
 
+/** One formatter for every label: `toLocaleDateString` builds one per call, and busy-minute warnings make dozens. */
+const DAY_LABEL = new Intl.DateTimeFormat("en-GB", {
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  timeZone: "UTC",
+});
+
 export function dayLabel(day: string): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  return d.toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+  return DAY_LABEL.format(new Date(`${day}T00:00:00Z`));
 }

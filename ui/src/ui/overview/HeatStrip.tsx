@@ -1,18 +1,29 @@
+import { useMemo } from "preact/hooks";
 import { type DayBucket, heatLevel, heatStrip } from "../../logic/overview";
 
-/** Runs per hour over the shown days, one cell per hour, shaded by how busy it is. */
+/**
+ * Runs per hour over the shown days, one cell per hour, shaded by how busy it is. A month is 744
+ * cells: they are worked out once per set of buckets, and the overview renders this only when
+ * its buckets change (not when the selection moves).
+ */
 export function HeatStrip({ buckets }: { buckets: readonly DayBucket[] }) {
-  const { counts, max } = heatStrip(buckets);
+  const { cells, max } = useMemo(() => {
+    const { counts, max } = heatStrip(buckets);
+    const cells = counts.map((count, i) => ({
+      count,
+      level: heatLevel(count, max),
+      title: `${buckets[Math.floor(i / 24)].day} ${HOURS[i % 24]}:00 · ${count} runs`,
+    }));
+    return { cells, max };
+  }, [buckets]);
   return (
     <div id="overview-heat" class="heat-strip" role="img" aria-label={`Runs per hour; the busiest hour has ${max}`}>
-      {counts.map((c, i) => (
-        <span
-          key={i}
-          class={`heat heat-${heatLevel(c, max)}`}
-          data-count={c}
-          title={`${buckets[Math.floor(i / 24)].day} ${String(i % 24).padStart(2, "0")}:00 · ${c} runs`}
-        />
+      {cells.map((c, i) => (
+        <span key={i} class={LEVEL_CLASSES[c.level]} data-count={c.count} title={c.title} />
       ))}
     </div>
   );
 }
+
+const HOURS = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, "0"));
+const LEVEL_CLASSES = [0, 1, 2, 3, 4].map((level) => `heat heat-${level}`);

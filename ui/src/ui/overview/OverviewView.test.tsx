@@ -224,6 +224,44 @@ describe("the overview", () => {
     expect(document.querySelectorAll('[data-testid="agenda-2026-11-26"] [data-testid="overview-run"]')).toHaveLength(2);
   });
 
+  it("keeps the listed rows while another day's runs load, then rewrites them in place", async () => {
+    show();
+    await screen.findByTestId("overview-day-2026-11-24");
+    fireEvent.click(screen.getByText("Month"));
+    fireEvent.click(await screen.findByTestId("overview-day-2026-11-24"));
+    const runs = () => [...document.querySelectorAll<HTMLElement>('[data-testid="overview-run"]')];
+    await waitFor(() => expect(runs().map((r) => r.dataset.job)).toEqual(["report", "backup"]));
+    const status = document.getElementById("overview-selection-status")!;
+    expect(status.getAttribute("role")).toBe("status");
+    expect(status.textContent).toBe("Tue 24 Nov: 2 runs");
+    // Only that short status is announced, not the list.
+    expect(document.querySelector("#overview-selection [aria-live]")).toBeNull();
+    expect(document.getElementById("overview-selection")!.getAttribute("aria-live")).toBeNull();
+    const before = runs();
+
+    let answerNow!: () => void;
+    vi.mocked(api.overview).mockImplementation(() => new Promise((r) => (answerNow = () => r(answer))));
+    fireEvent.click(screen.getByTestId("overview-day-2026-11-26"));
+    // Asked, not answered yet: the rows stay, marked busy, and nothing is announced.
+    expect(api.overview).toHaveBeenLastCalledWith("2026-11-26T00:00:00Z", "2026-11-27T00:00:00Z", null);
+    const list = document.querySelector(".overview-runs")!;
+    expect(list.getAttribute("aria-busy")).toBe("true");
+    expect(runs()).toEqual(before);
+    expect(status.textContent).toBe("");
+    // Dimmed only once the answer is slow (0.3 s).
+    expect(list.className).not.toContain("stale");
+    await waitFor(() => expect(list.className).toContain("stale"), { timeout: 2000 });
+
+    answerNow();
+    await waitFor(() => expect(runs().map((r) => r.dataset.category)).toEqual(["planned", "blackedOut"]));
+    // The same nodes, now telling the 26th's runs.
+    expect(runs()).toEqual(before);
+    expect(runs().map((r) => r.dataset.job)).toEqual(["report", "sync"]);
+    expect(list.getAttribute("aria-busy")).toBe("false");
+    expect(list.className).not.toContain("stale");
+    expect(status.textContent).toBe("Thu 26 Nov: 2 runs");
+  });
+
   it("asks for the next month while one paged to is shown, and pages back to a month it has", async () => {
     show();
     await screen.findByTestId("overview-day-2026-11-24");
@@ -241,5 +279,9 @@ describe("the overview", () => {
     fireEvent.click(screen.getByLabelText("Earlier"));
     await screen.findByTestId("overview-day-2026-12-31");
     expect(asked("2026-12-01T00:00:00Z")).toBe(1);
+    // A month kept is drawn with its counts in the render the click makes (no empty month first).
+    fireEvent.click(screen.getByLabelText("Earlier"));
+    expect(screen.getByTestId("overview-day-2026-11-24").textContent).toBe("242");
+    expect(asked("2026-11-01T00:00:00Z")).toBe(1);
   });
 });

@@ -13,6 +13,7 @@ import {
   JOB_STATES,
   VIEWS,
   actionKinds,
+  type OverviewData,
   type View,
   bucketRuns,
   busyWarnings,
@@ -91,7 +92,12 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
     );
   };
   const countsKey = monthly ? JSON.stringify({ ...viewWindow(days, zone), ...countsFilter(filter) }) : null;
-  const counts = useAnswer(countsKey, () => monthCounts(days));
+  // A month kept is drawn in the render that asks for it (no empty month first, then a second render).
+  const counts = useAnswer(
+    countsKey,
+    () => monthCounts(days),
+    (key) => countsCache.peek(key),
+  );
   const reload = () => {
     countsCache.clear();
     runs.reload();
@@ -122,11 +128,17 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
 
   const data = runs.value;
   const error = runs.error || (monthly ? counts.error : "");
-  const buckets = useMemo(
-    () =>
-      monthly ? counts.value && bucketCounts(counts.value, days, zone) : data && bucketRuns(data, days, zone, filter),
-    [monthly, counts.value, data, days, zone, filter],
+  // Two memos, so a day's runs coming in the month view do not sum the month's counts again
+  // (new buckets would redraw the heat strip and the grid).
+  const monthBuckets = useMemo(
+    () => (monthly && counts.value ? bucketCounts(counts.value, days, zone) : null),
+    [monthly, counts.value, days, zone],
   );
+  const runBuckets = useMemo(
+    () => (!monthly && data ? bucketRuns(data, days, zone, filter) : null),
+    [monthly, data, days, zone, filter],
+  );
+  const buckets = monthly ? monthBuckets : runBuckets;
   const today = localDay(now, zone);
   const open = (t: { page: "job" | "history"; collection: string; job: string }) => navigate(t);
 
@@ -148,14 +160,55 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
   };
 
   // The month view's buckets hold counts only: the selected day's runs come in their own answer.
-  const bucket = monthly
-    ? runs.fresh && data
-      ? bucketRuns(data, [selection.day], zone, filter)[0]
-      : null
-    : (buckets?.find((b) => b.day === selection.day) ?? null);
-  const selectedRuns =
-    data && bucket ? (selection.hour === null ? bucket.runs : runsInHour(data, bucket, selection.hour, zone)) : [];
+  const dayBucket = useMemo(
+    () => (monthly && runs.fresh && data ? bucketRuns(data, [selection.day], zone, filter)[0] : null),
+    [monthly, runs.fresh, data, selection.day, zone, filter],
+  );
+  const bucket = monthly ? dayBucket : (buckets?.find((b) => b.day === selection.day) ?? null);
+  const selectedRuns = useMemo(
+    () =>
+      data && bucket ? (selection.hour === null ? bucket.runs : runsInHour(data, bucket, selection.hour, zone)) : null,
+    [data, bucket, selection.hour, zone],
+  );
+  // While the next day's runs load, the rows listed stay (dimmed, aria-busy) and are then
+  // rewritten in place: clearing the list and filling it again cost two full layouts and paints
+  // per arrow key.
+  const listedRef = useRef<{ data: OverviewData; runs: readonly number[]; day: string } | null>(null);
+  const last = listedRef.current;
+  if (data && selectedRuns && (last?.data !== data || last.runs !== selectedRuns || last.day !== selection.day)) {
+    listedRef.current = { data, runs: selectedRuns, day: selection.day };
+  }
+  const listed = listedRef.current;
+  const listBusy = selectedRuns === null;
+  // Dimmed only when the answer is slow: a quick one would cost a repaint to dim and another to undim.
+  const [listSlow, setListSlow] = useState(false);
+  useEffect(() => {
+    setListSlow(false);
+    if (!listBusy) return;
+    const t = setTimeout(() => setListSlow(true), 300);
+    return () => clearTimeout(t);
+  }, [listBusy]);
+  const runList = useMemo(
+    () =>
+      listed && (
+        <RunList
+          data={listed.data}
+          runs={listed.runs}
+          zone={zone}
+          limit={limit}
+          onOpen={open}
+          label={`Runs on ${listed.day}`}
+          busy={listBusy}
+          dim={listBusy && listSlow}
+          onMore={() => setLimit((l) => l + LIST_LIMIT * 5)}
+        />
+      ),
+    [listed, zone, limit, listBusy, listSlow],
+  );
+  const heatStrip = useMemo(() => buckets && <HeatStrip buckets={buckets} />, [buckets]);
   const shown = monthly ? counts.value : data;
+  const kinds = useMemo(() => (shown ? actionKinds(shown) : []), [shown]);
+  const suggestedZones = useMemo(() => [userZone(), "UTC", "Europe/Berlin", "America/New_York"], []);
   const warnings = useMemo(
     () =>
       shown
@@ -168,7 +221,15 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
         : [],
     [shown, zone],
   );
-  const truncated = monthly ? [] : (data?.jobs.filter((j) => j.truncated).map((j) => j.name) ?? []);
+  const truncated = useMemo(
+    () => (monthly ? [] : (data?.jobs.filter((j) => j.truncated).map((j) => j.name) ?? [])),
+    [monthly, data],
+  );
+  const selectionLabel = `${dayLabel(selection.day)}${
+    selection.hour === null
+      ? ""
+      : `, ${String(selection.hour).padStart(2, "0")}:00–${String(selection.hour + 1).padStart(2, "0")}:00`
+  }`;
 
   // The window benchmark's marks: every update's render and commit, and when a new answer is on
   // screen (committed, then painted).
@@ -280,7 +341,7 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
           onChange={(e) => setAction(e.currentTarget.value)}
         >
           <option value="">All actions</option>
-          {(shown ? actionKinds(shown) : []).map((a) => (
+          {kinds.map((a) => (
             <option key={a} value={a}>
               {a}
             </option>
@@ -298,7 +359,7 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
           }}
         />
         <datalist id="overview-zones">
-          {[userZone(), "UTC", "Europe/Berlin", "America/New_York"].map((z) => (
+          {suggestedZones.map((z) => (
             <option key={z} value={z} />
           ))}
         </datalist>
@@ -339,7 +400,7 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
           onKeyDown={onKeyDown}
           aria-label="Runs by day: arrow keys move between days"
         >
-          <HeatStrip buckets={buckets} />
+          {heatStrip}
           {(view === "day" || view === "week") && (
             <DayColumns buckets={buckets} now={now} selection={selection} onSelect={select} />
           )}
@@ -370,24 +431,16 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
               {buckets.every((b) => b.total === 0) && <p class="muted">No runs in these days.</p>}
             </div>
           ) : (
-            <section id="overview-selection" aria-live="polite">
+            <section id="overview-selection">
               <h2 class="agenda-day">
-                {dayLabel(selection.day)}
-                {selection.hour !== null &&
-                  `, ${String(selection.hour).padStart(2, "0")}:00–${String(selection.hour + 1).padStart(2, "0")}:00`}{" "}
-                <small class="muted">{bucket ? `${selectedRuns.length} runs` : "loading runs…"}</small>
+                {selectionLabel}{" "}
+                <small class="muted">{selectedRuns ? `${selectedRuns.length} runs` : "loading runs…"}</small>
               </h2>
-              {data && (
-                <RunList
-                  data={data}
-                  runs={selectedRuns}
-                  zone={zone}
-                  limit={limit}
-                  onOpen={open}
-                  label={`Runs on ${selection.day}`}
-                  onMore={() => setLimit((l) => l + LIST_LIMIT * 5)}
-                />
-              )}
+              {/* Announced: the day and its count, once they are known; never the list of up to 100 runs. */}
+              <p id="overview-selection-status" class="visually-hidden" role="status">
+                {selectedRuns ? `${selectionLabel}: ${selectedRuns.length} runs` : ""}
+              </p>
+              {!error && runList}
             </section>
           )}
         </div>

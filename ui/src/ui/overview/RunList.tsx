@@ -1,3 +1,4 @@
+import { useMemo } from "preact/hooks";
 import {
   CATEGORY_LABELS,
   KIND_BLACKED_OUT,
@@ -19,44 +20,29 @@ type Props = {
   onMore?: () => void;
   onOpen: (target: ReturnType<typeof runTarget>) => void;
   label: string;
+  /** The list of another day or hour is on its way: these rows stay until it comes (aria-busy)... */
+  busy?: boolean;
+  /** ...and are dimmed when it is slow to come. */
+  dim?: boolean;
 };
 
-/** Runs as buttons (Tab moves between them, Enter opens): a coming run opens its job, a past one its history. */
-export function RunList({ data, runs, zone, limit, onMore, onOpen, label }: Props) {
+/**
+ * Runs as buttons (Tab moves between them, Enter opens): a coming run opens its job, a past one its history.
+ * Rows are keyed by their position, not by run: moving to another day rewrites the text and
+ * attributes of the rows already there instead of replacing every node, which is most of what
+ * WebKit has to restyle, lay out and paint when the arrow keys move the month view's selection.
+ */
+export function RunList({ data, runs, zone, limit, onMore, onOpen, label, busy = false, dim = false }: Props) {
   const shown = runs.slice(0, limit);
+  // Marking the list busy (a key press) or not does not render its rows again.
+  // (onOpen only navigates: the one of the first render does.)
+  const rows = useMemo(
+    () => <RunRows data={data} runs={runs} zone={zone} limit={limit} onOpen={onOpen} label={label} />,
+    [data, runs, zone, limit, label],
+  );
   return (
-    <div class="overview-runs">
-      <ul aria-label={label}>
-        {shown.map((i) => {
-          const run = runAt(data, i);
-          const job = data.jobs[run.job];
-          const category = categoryOf(data, i);
-          const past = run.kind === KIND_PAST;
-          const what = past
-            ? `${run.status ?? ""}${run.action && run.action !== "MainAction" ? ` (${run.action})` : ""}`
-            : run.kind === KIND_BLACKED_OUT
-              ? `blacked out by ${run.calendar ?? "a calendar"}`
-              : CATEGORY_LABELS[category];
-          const at = new Date(run.at).toISOString().replace(/\.\d{3}Z$/, "Z");
-          return (
-            <li key={i}>
-              <button
-                type="button"
-                class={`run-chip cat-${category}`}
-                data-testid="overview-run"
-                data-job={job.name}
-                data-category={category}
-                data-at={at}
-                title={`${job.name} · ${what}${past ? " · opens the history" : " · opens the job"}`}
-                onClick={() => onOpen(runTarget(data, i))}
-              >
-                <time dateTime={at}>{localTime(run.at, zone)}</time> <span class="run-job">{job.name}</span>{" "}
-                <small class="run-what">{what}</small>
-              </button>
-            </li>
-          );
-        })}
-      </ul>
+    <div class={dim ? "overview-runs stale" : "overview-runs"} aria-busy={busy}>
+      {rows}
       {runs.length > shown.length && (
         <p class="muted">
           and {runs.length - shown.length} more{" "}
@@ -68,5 +54,41 @@ export function RunList({ data, runs, zone, limit, onMore, onOpen, label }: Prop
         </p>
       )}
     </div>
+  );
+}
+
+function RunRows({ data, runs, zone, limit, onOpen, label }: Omit<Props, "busy" | "dim" | "onMore">) {
+  return (
+    <ul aria-label={label}>
+      {runs.slice(0, limit).map((i, position) => {
+        const run = runAt(data, i);
+        const job = data.jobs[run.job];
+        const category = categoryOf(data, i);
+        const past = run.kind === KIND_PAST;
+        const what = past
+          ? `${run.status ?? ""}${run.action && run.action !== "MainAction" ? ` (${run.action})` : ""}`
+          : run.kind === KIND_BLACKED_OUT
+            ? `blacked out by ${run.calendar ?? "a calendar"}`
+            : CATEGORY_LABELS[category];
+        const at = new Date(run.at).toISOString().replace(/\.\d{3}Z$/, "Z");
+        return (
+          <li key={position}>
+            <button
+              type="button"
+              class={`run-chip cat-${category}`}
+              data-testid="overview-run"
+              data-job={job.name}
+              data-category={category}
+              data-at={at}
+              title={`${job.name} · ${what}${past ? " · opens the history" : " · opens the job"}`}
+              onClick={() => onOpen(runTarget(data, i))}
+            >
+              <time dateTime={at}>{localTime(run.at, zone)}</time> <span class="run-job">{job.name}</span>{" "}
+              <small class="run-what">{what}</small>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
