@@ -33,7 +33,11 @@ impl Engine {
                 params![key, value],
             )?;
             Ok(())
-        })
+        })?;
+        // A setting may pause or resume the runner: this process's runner looks at once, as it
+        // does after every other change made through the engine.
+        self.wake_runner();
+        Ok(())
     }
 
     pub fn settings(&self) -> Result<BTreeMap<String, String>> {

@@ -261,6 +261,11 @@ async fn listen_once(
     client
         .batch_execute(&format!("LISTEN {CHANGES_CHANNEL}"))
         .await?;
+    // What was committed while this connection was being made was not heard: look once.
+    if !on_change() {
+        driver.abort();
+        return Ok(());
+    }
     while let Some(message) = rx.recv().await {
         match message {
             // Our own commits too, as SQLite's watcher sees them: a setting changed through this
