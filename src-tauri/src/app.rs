@@ -13,6 +13,11 @@ use std::time::Duration;
 use tauri::{AppHandle, Manager, WebviewWindowBuilder};
 use tauri_specta::Event;
 
+/// WebKit settings for a lighter window (per system).
+#[cfg_attr(target_os = "linux", path = "webview_linux.rs")]
+#[cfg_attr(not(target_os = "linux"), path = "webview_other.rs")]
+mod webview;
+
 /// How often the window looks for changes by others (the tray runner recording results).
 const WATCH_EVERY: Duration = Duration::from_millis(300);
 
@@ -92,8 +97,10 @@ fn show_window(app: &AppHandle) {
     let Some(config) = app.config().app.windows.first() else {
         return;
     };
-    if let Err(e) = WebviewWindowBuilder::from_config(app, config).and_then(|b| b.build()) {
-        tracing::error!(error = %e, "cannot open the window");
+    match WebviewWindowBuilder::from_config(app, config).and_then(|b| b.build()) {
+        // On the main thread (setup), so the settings apply before the page's first paint.
+        Ok(window) => webview::lighten(&window),
+        Err(e) => tracing::error!(error = %e, "cannot open the window"),
     }
 }
 

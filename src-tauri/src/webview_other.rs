@@ -1,0 +1,6 @@
+//! `lighten(window)` on Windows and macOS: nothing yet (WebView2 and WKWebView are not measured
+//! here; docs/architecture.md "Per-OS code").
+
+use tauri::WebviewWindow;
+
+pub fn lighten(_window: &WebviewWindow) {}
