@@ -3,10 +3,10 @@
 //! attempt that stays claimed forever.
 
 use super::record::Finished;
+use super::send_check::SendChecks;
 use crate::actions::{AttemptContext, Outcome};
 use crate::engine::Engine;
 use crate::error::Result;
-use crate::lease::Owner;
 use crate::params;
 use crate::plan::JobPlan;
 use crate::time::{from_ms, to_ms};
@@ -41,7 +41,11 @@ pub(crate) struct ClaimedJob {
 impl Engine {
     /// Run one attempt; its result goes to the recorder. `None` when there was nothing to send
     /// (the claim is no longer this runner's).
-    pub(super) async fn perform(&self, attempt: Attempt, owner: &Owner) -> Option<Finished> {
+    pub(super) async fn perform(
+        &self,
+        attempt: Attempt,
+        checks: &Arc<SendChecks>,
+    ) -> Option<Finished> {
         let start = self.inner.clock.now();
         let job = attempt.job.clone();
         let plan = match self.inner.plans.get(
@@ -71,7 +75,7 @@ impl Engine {
             // The error action was removed since the occurrence faulted: nothing left to do.
             return Some(Finished::nothing_to_do(attempt, to_ms(start)));
         }
-        if !self.may_send(&attempt, owner) {
+        if !checks.may_send(&attempt).await {
             return None;
         }
         let failure = if attempt.error_action {

@@ -1,7 +1,9 @@
 //! Claiming due attempts in the runner's name (owner + lease epoch), and the last check before
-//! one is sent: this runner still holds the lease and the claim is still its own.
+//! they are sent: this runner still holds the lease and the claims are still its own
+//! (`send_check` pools the questions).
 
 use super::attempt::{Attempt, ClaimedJob};
+use super::send_check::Question;
 use super::CLAIM_BATCH;
 use crate::db::Dialect;
 use crate::engine::Engine;
@@ -121,54 +123,61 @@ impl Engine {
         })
     }
 
-    /// The last check before `attempt` is sent. If another runner holds the lease now, the
-    /// claim goes back to the pool for it (and false: do not send). If the claim is no longer
-    /// this runner's (the job was deleted), false. If the database cannot answer, send: the
-    /// claim is this runner's, and only an ended runner's claims are ever handed back.
-    pub(super) fn may_send(&self, attempt: &Attempt, owner: &Owner) -> bool {
-        // PostgreSQL: another server hands this runner's claims back only once its heartbeat is
-        // `takeover_after` old, so while it is fresh the claim is still ours without asking (a
-        // round trip per attempt was most of a burst's time). What the check also catches, a
-        // job deleted between its claim and its send, may then be sent once; its result is not
-        // recorded (`record` checks the row is still that occurrence).
-        if self.inner.store.dialect() == Dialect::Postgres && owner.heartbeat_fresh() {
-            return true;
-        }
-        let check = || -> Result<bool> {
-            // One read for both questions: it runs once per attempt, in bursts of thousands.
-            // On PostgreSQL every runner fires (no lease): the claim alone decides.
-            let sql = match self.inner.store.dialect() {
-                Dialect::Sqlite => "SELECT EXISTS (SELECT 1 FROM attempts WHERE id = ?1 AND job_id = ?2 AND claimed = 1 AND claim_owner = ?3),
-                                EXISTS (SELECT 1 FROM runner_lease WHERE id = 1 AND owner = ?3)",
-                Dialect::Postgres => "SELECT EXISTS (SELECT 1 FROM attempts WHERE id = ?1 AND job_id = ?2 AND claimed = 1 AND claim_owner = ?3), true",
-            };
+    /// The last check before attempts are sent, one verdict per question, in order: true when
+    /// the claim is still this runner's and it still holds the lease. If another runner holds
+    /// the lease now, the claims go back to the pool for it (and false: do not send). If a claim
+    /// is no longer this runner's (the job was deleted), false. If the database cannot answer,
+    /// true: the claims are this runner's, and only an ended runner's claims are ever handed
+    /// back.
+    pub(super) fn check_claims(&self, questions: &[Question], owner: &Owner) -> Vec<bool> {
+        let check = || -> Result<Vec<bool>> {
+            let ids =
+                serde_json::Value::from(questions.iter().map(|q| q.attempt_id).collect::<Vec<_>>())
+                    .to_string();
+            let dialect = self.inner.store.dialect();
+            // One read for every question.
             let (ours, holds) = self.inner.store.read(|conn| {
-                conn.query_row(sql, params![attempt.id, attempt.job_id, owner.id], |r| {
-                    Ok((r.get::<bool>(0)?, r.get::<bool>(1)?))
-                })
+                let ours: HashMap<i64, i64> = conn
+                    .query_map(
+                        "SELECT id, job_id FROM attempts WHERE id IN (SELECT value FROM json_each(?1))
+                         AND claimed = 1 AND claim_owner = ?2",
+                        params![ids, owner.id],
+                        |r| Ok((r.get::<i64>(0)?, r.get::<i64>(1)?)),
+                    )?
+                    .into_iter()
+                    .collect();
+                // On PostgreSQL every runner fires (no lease): the claim alone decides.
+                let holds = dialect == Dialect::Postgres
+                    || conn.query_row(
+                        "SELECT EXISTS (SELECT 1 FROM runner_lease WHERE id = 1 AND owner = ?1)",
+                        params![owner.id],
+                        |r| r.get::<bool>(0),
+                    )?;
+                Ok((ours, holds))
             })?;
-            if !ours {
-                return Ok(false);
-            }
-            if holds {
-                return Ok(true);
+            let ours: Vec<bool> = questions
+                .iter()
+                .map(|q| ours.get(&q.attempt_id) == Some(&q.job_id))
+                .collect();
+            if holds || !ours.contains(&true) {
+                return Ok(ours);
             }
             tracing::info!(
-                job = %attempt.job.name,
-                "another runner holds the lease now: the attempt is left to it"
+                count = ours.iter().filter(|o| **o).count(),
+                "another runner holds the lease now: the attempts are left to it"
             );
             self.inner.store.write(|tx| {
                 tx.execute(
                     "UPDATE attempts SET claimed = 0, claim_owner = NULL, claim_epoch = NULL
-                     WHERE id = ?1 AND claim_owner = ?2",
-                    params![attempt.id, owner.id],
+                     WHERE id IN (SELECT value FROM json_each(?1)) AND claim_owner = ?2",
+                    params![ids, owner.id],
                 )?;
-                Ok(false)
+                Ok(vec![false; questions.len()])
             })
         };
         check().unwrap_or_else(|e| {
-            tracing::warn!(error = %e, "cannot check the claim before sending; sending");
-            true
+            tracing::warn!(error = %e, "cannot check the claims before sending; sending");
+            vec![true; questions.len()]
         })
     }
 }

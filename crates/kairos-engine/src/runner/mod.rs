@@ -11,6 +11,8 @@
 //! - `run_loop` — the loop: lease, promote, claim, spawn, sleep; backs off while writes fail.
 //! - `promotion` — due occurrences become attempt rows (decided outside the write transaction).
 //! - `claims` — claiming due attempts in the runner's name; the last check before sending.
+//! - `send_check` — that check, pooled: one read answers every attempt due at the same instant.
+//! - `sending` — attempts being sent; recording waits for a burst to go out first.
 //! - `attempt` — running one attempt (a panicking action is a failed attempt).
 //! - `record` — recording results: retried with backoff, one bad row never takes others along.
 //! - `retention` — what is kept, for how long.
@@ -25,6 +27,8 @@ mod promotion;
 mod record;
 mod retention;
 mod run_loop;
+mod send_check;
+mod sending;
 
 pub(crate) use activity::Activity;
 pub use attempt::execution_tag;
@@ -39,6 +43,8 @@ use tokio::sync::watch;
 const PROMOTE_BATCH: i64 = 1_000;
 const CLAIM_BATCH: i64 = 5_000;
 const RECORD_BATCH: usize = 1_000;
+/// How long finished results may wait for attempts still being sent before they are written.
+const RECORD_DEFER: std::time::Duration = std::time::Duration::from_millis(250);
 /// Work is promoted and claimed this long before it is due, and each attempt then waits for its
 /// exact due time: the database work of a burst happens before the due instant, not after it.
 const LEAD_MS: i64 = 1_000;

@@ -8,7 +8,8 @@
 
 use super::attempt::Attempt;
 use super::backoff::Backoff;
-use super::{QUEUED_DUE, RECORD_BATCH, SHUTDOWN_GRACE};
+use super::sending::Sending;
+use super::{QUEUED_DUE, RECORD_BATCH, RECORD_DEFER, SHUTDOWN_GRACE};
 use crate::actions::{failure_summary, Note, Outcome};
 use crate::db::Db;
 use crate::engine::Engine;
@@ -18,6 +19,7 @@ use crate::settings::NOTIFY_ON_FAULT;
 use crate::time::{from_ms, to_ms};
 use kairos_core::model::JobState;
 use kairos_core::valid::Retry;
+use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 
 /// History kept per job (spec §10.2, §11): the last 1,000 executions (60 days: `retention`).
@@ -109,6 +111,7 @@ impl Engine {
     pub(super) async fn record_results(
         self,
         mut results: mpsc::UnboundedReceiver<Finished>,
+        sending: Arc<Sending>,
         mut stop: watch::Receiver<bool>,
     ) {
         let activity = &self.inner.activity;
@@ -122,6 +125,8 @@ impl Engine {
             {
                 return;
             }
+            // Let a burst go out before writing its results (`sending`).
+            sending.quiet(RECORD_DEFER).await;
             while open && pending.len() < RECORD_BATCH {
                 match results.try_recv() {
                     Ok(f) => pending.push(f),

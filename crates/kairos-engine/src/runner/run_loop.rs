@@ -3,6 +3,8 @@
 
 use super::backoff::Backoff;
 use super::record::Finished;
+use super::send_check::SendChecks;
+use super::sending::Sending;
 use super::{CLOCK_JUMP_MS, LEAD_MS, SHUTDOWN_GRACE};
 use crate::engine::Engine;
 use crate::error::EngineError;
@@ -23,8 +25,14 @@ impl Engine {
         let permits = Arc::new(Semaphore::new(
             self.inner.config.max_concurrent_attempts.max(1),
         ));
+        let checks = SendChecks::new(self.clone(), owner.clone());
+        let sending = Arc::new(Sending::default());
         let (results, results_rx) = mpsc::unbounded_channel::<Finished>();
-        let recorder = tokio::spawn(self.clone().record_results(results_rx, stop.clone()));
+        let recorder = tokio::spawn(self.clone().record_results(
+            results_rx,
+            sending.clone(),
+            stop.clone(),
+        ));
         let mut in_flight = JoinSet::new();
         // Attempts this runner sent, for its stop line (how several servers shared the work).
         let sent = Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -83,7 +91,8 @@ impl Engine {
                         let engine = self.clone();
                         let permits = permits.clone();
                         let results = results.clone();
-                        let owner = owner.clone();
+                        let checks = checks.clone();
+                        let sending = sending.clone();
                         let sent = sent.clone();
                         let due_at = attempt.due_at;
                         let waits = due_at > to_ms(engine.inner.clock.now());
@@ -100,8 +109,9 @@ impl Engine {
                                 }
                                 engine.inner.activity.clock_came(due_at, 1);
                             }
+                            let _sending = sending.enter();
                             let _permit = permits.acquire_owned().await;
-                            match engine.perform(attempt, &owner).await {
+                            match engine.perform(attempt, &checks).await {
                                 Some(finished) => {
                                     sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                                     if results.send(finished).is_err() {

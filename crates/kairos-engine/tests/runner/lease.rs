@@ -109,3 +109,57 @@ async fn a_runner_that_lost_the_lease_after_claiming_leaves_the_attempt_to_the_n
     first.shutdown().await;
     second.shutdown().await;
 }
+
+/// Attempts due at the same instant are checked together before they are sent (one read for
+/// all of them): each still gets its own verdict. Of 40 attempts claimed ahead of their due
+/// time, the one whose job was deleted after the claim is not sent; every other one is sent
+/// exactly once and recorded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attempts_due_together_are_checked_together_and_each_keeps_its_own_verdict() {
+    let (target, base) = Target::start().await;
+    let s = setup("2030-01-01T07:59:59Z");
+    let keys: Vec<_> = (0..40)
+        .map(|i| s.collection.job(&format!("burst-{i}")))
+        .collect();
+    for (i, key) in keys.iter().enumerate() {
+        s.engine
+            .put_job(
+                key,
+                json!({"properties": {"startTime": "2030-01-01T08:00:00Z",
+                    "action": {"type": "Http", "request": {"uri": format!("{base}/burst/{i}"), "method": "GET"}}}}),
+            )
+            .unwrap();
+    }
+    let runner = s.engine.start_runner();
+    idle(&runner).await;
+    let claimed: i64 = s
+        .engine
+        .store()
+        .read(|c| {
+            c.query_row(
+                "SELECT count(*) FROM attempts WHERE claimed = 1",
+                kairos_engine::params![],
+                |r| r.get(0),
+            )
+        })
+        .unwrap();
+    assert_eq!(claimed, 40, "all claimed ahead of their due time");
+
+    s.engine.delete_job(&keys[7]).unwrap();
+    s.clock.set(at("2030-01-01T08:00:00Z"));
+    idle(&runner).await;
+    for (i, key) in keys.iter().enumerate() {
+        let hits = target.hits(&format!("/burst/{i}")).len();
+        if i == 7 {
+            assert_eq!(hits, 0, "the deleted job's attempt was not sent");
+        } else {
+            assert_eq!(hits, 1, "job {i} sent once");
+            assert_eq!(
+                history(&s.engine, key),
+                vec![("MainAction".into(), "Completed".into(), 0, 1)],
+                "job {i} recorded"
+            );
+        }
+    }
+    runner.shutdown().await;
+}
