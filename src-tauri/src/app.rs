@@ -28,6 +28,7 @@ pub fn open_job_arg(args: &[String]) -> Option<(String, String)> {
 }
 
 pub fn run(open: Option<(String, String)>) -> ExitCode {
+    webview::before_start();
     launch::init_logging();
     let dir = match data_dir() {
         Ok(dir) => dir,

@@ -3,4 +3,6 @@
 
 use tauri::WebviewWindow;
 
+pub fn before_start() {}
+
 pub fn lighten(_window: &WebviewWindow) {}
