@@ -120,23 +120,24 @@ pub struct PreviewRequest {
     pub collection: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
-#[serde(rename_all = "camelCase")]
-pub struct PreviewRun {
-    /// RFC 3339, UTC.
-    pub at: String,
-    /// Wall-clock time in the job's zone, e.g. "Fri 27 Nov 2026 05:15".
-    pub local: String,
-    /// What daylight saving did to this run, if anything.
-    pub note: Option<String>,
-}
-
+/// The coming runs as numbers, not one object of strings each: 1,000 runs were about 100 KB
+/// of JSON for the page to parse on every edit, about 12 KB this way. The page writes the
+/// wall-clock times itself from the offsets (`ui/src/logic/previewRuns.ts`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct PreviewResult {
     pub sentence: String,
     pub time_zone: String,
-    pub runs: Vec<PreviewRun>,
+    /// The runs, in seconds since 1970-01-01T00:00:00Z (whole seconds, in order).
+    // `number` in TypeScript (specta refuses i64, and f64 would type as `number | null`): every
+    // time the engine handles is well within a JavaScript number's exact integers.
+    #[specta(type = Vec<i32>)]
+    pub runs: Vec<i64>,
+    /// The zone's offset from UTC in seconds, `[index, offset]`: from run `index` on, until the
+    /// next entry. The first entry is for run 0; one more at each daylight-saving change.
+    pub offsets: Vec<(u32, i32)>,
+    /// What daylight saving did to a run, `[index, sentence]`, for the runs it did something to.
+    pub run_notes: Vec<(u32, String)>,
     /// The month shown ("YYYY-MM") and its days (1–31) with at least one run, in the job's zone.
     pub month: String,
     pub month_days: Vec<u32>,

@@ -2,8 +2,8 @@
 //! calendar, all from the engine's own recurrence code (nothing is re-computed in TypeScript).
 
 use crate::commands::field_error;
-use crate::dto::{FieldError, PreviewRequest, PreviewResult, PreviewRun};
-use chrono::{DateTime, Datelike, Duration, NaiveDate, SecondsFormat, Utc};
+use crate::dto::{FieldError, PreviewRequest, PreviewResult};
+use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use kairos_core::describe::describe_schedule;
 use kairos_core::document::from_value_at;
 use kairos_core::model::{JobProperties, JobState, NamedCalendars};
@@ -52,6 +52,8 @@ pub fn preview(
         sentence: String::new(),
         time_zone: "UTC".into(),
         runs: vec![],
+        offsets: vec![],
+        run_notes: vec![],
         month: String::new(),
         month_days: vec![],
         notes: vec![],
@@ -133,22 +135,30 @@ fn fill(
     result.sentence = describe_schedule(schedule);
     let count = request.count.clamp(1, MAX_RUNS) as usize;
     let preview = preview_schedule(schedule, now, count);
-    result.runs = preview
-        .occurrences
-        .iter()
-        .map(|at| PreviewRun {
-            at: at.to_rfc3339_opts(SecondsFormat::Secs, true),
-            local: zone
-                .to_local(*at)
-                .format("%a %-d %b %Y %H:%M:%S")
-                .to_string(),
-            note: preview
-                .dst_notes
-                .iter()
-                .find(|n| n.at == Some(*at))
-                .map(|n| dst_text(n.adjustment).to_string()),
-        })
-        .collect();
+    result.runs = Vec::with_capacity(preview.occurrences.len());
+    for (i, at) in preview.occurrences.iter().enumerate() {
+        let index = u32::try_from(i).unwrap_or(u32::MAX);
+        result.runs.push(at.timestamp());
+        let offset = utc_offset(zone, *at);
+        if result
+            .offsets
+            .last()
+            .is_none_or(|&(_, last)| last != offset)
+        {
+            result.offsets.push((index, offset));
+        }
+    }
+    for note in &preview.dst_notes {
+        let Some(at) = note.at else { continue };
+        if let Some(i) = preview.occurrences.iter().position(|o| *o == at) {
+            let index = u32::try_from(i).unwrap_or(u32::MAX);
+            result
+                .run_notes
+                .push((index, dst_text(note.adjustment).to_string()));
+        }
+    }
+    result.run_notes.sort_by_key(|&(i, _)| i);
+    result.run_notes.dedup_by_key(|&mut (i, _)| i);
     for note in &preview.dst_notes {
         if note.at.is_none() {
             result.notes.push(format!(
@@ -184,6 +194,12 @@ fn fill(
     if schedule.state == JobState::Enabled {
         result.month_days = month_days(schedule, zone, month, first, now);
     }
+}
+
+/// The zone's offset from UTC at `at`, in seconds (what the page adds to show wall-clock time).
+fn utc_offset(zone: Zone, at: DateTime<Utc>) -> i32 {
+    let offset = zone.to_local(at) - at.naive_utc();
+    i32::try_from(offset.num_seconds()).unwrap_or(0)
 }
 
 fn dst_text(adjustment: DstAdjustment) -> &'static str {

@@ -203,16 +203,18 @@ fn the_preview_lists_runs_and_marks_the_month() {
     let p = c::preview_job(&s.desktop, &request(None)).unwrap();
     assert!(p.errors.is_empty(), "{:?}", p.errors);
     assert_eq!(p.sentence, "Every month on the last Friday at 05:15 UTC");
-    let runs: Vec<&str> = p.runs.iter().map(|r| r.at.as_str()).collect();
     assert_eq!(
-        runs,
+        rfc3339(&p.runs),
         [
             "2026-11-27T05:15:00Z",
             "2026-12-25T05:15:00Z",
             "2027-01-29T05:15:00Z"
         ]
     );
-    assert_eq!(p.runs[0].local, "Fri 27 Nov 2026 05:15:00");
+    assert_eq!(
+        (p.offsets.as_slice(), p.run_notes.len()),
+        (&[(0, 0)][..], 0)
+    );
     assert_eq!(
         (p.month.as_str(), p.month_days.as_slice()),
         ("2026-11", &[27][..])
@@ -243,6 +245,60 @@ fn the_preview_lists_runs_and_marks_the_month() {
     assert!(!p.schedule_valid);
 }
 
+/// The preview's runs as RFC 3339 (the answer carries seconds since the epoch).
+fn rfc3339(runs: &[i64]) -> Vec<String> {
+    runs.iter()
+        .map(|&t| {
+            let at = Utc.timestamp_opt(t, 0).unwrap();
+            at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        })
+        .collect()
+}
+
+/// Runs in a zone with daylight saving carry the zone's offset from each change on, and the
+/// run that daylight saving moved carries its note (the page writes the wall-clock times).
+#[test]
+fn the_preview_gives_offsets_at_each_daylight_saving_change() {
+    let s = setup();
+    let props = json!({"startTime": "2026-11-01T00:00:00Z",
+        "recurrence": {"frequency": "Day", "interval": 1, "timeZone": "Europe/Berlin",
+                       "schedule": {"hours": [2], "minutes": [30]}}});
+    let p = c::preview_job(
+        &s.desktop,
+        &PreviewRequest {
+            properties: Json(props),
+            count: 400,
+            month: None,
+            collection: None,
+        },
+    )
+    .unwrap();
+    assert!(p.schedule_valid, "{:?}", p.errors);
+    let day = |i: u32| rfc3339(&p.runs[i as usize..=i as usize]).remove(0);
+    let changes: Vec<(String, i32)> = p.offsets.iter().map(|&(i, o)| (day(i), o)).collect();
+    assert_eq!(
+        changes,
+        [
+            ("2026-11-24T01:30:00Z".to_string(), 3600),
+            // 02:30 does not exist that day: the run is moved to 03:00 CEST.
+            ("2027-03-28T01:00:00Z".to_string(), 7200),
+            // 02:30 happens twice on 31 October: it runs at the first, still CEST.
+            ("2027-11-01T01:30:00Z".to_string(), 3600),
+        ],
+        "{:?}",
+        p.offsets
+    );
+    // 02:30 does not exist on 28 March 2027: that run is moved, and says so.
+    let notes: Vec<(String, &str)> = p
+        .run_notes
+        .iter()
+        .map(|(i, n)| (day(*i), n.as_str()))
+        .collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].0.starts_with("2027-03-28T"), "{notes:?}");
+    assert!(notes[0].1.contains("daylight saving"), "{notes:?}");
+}
+
 /// A new job's preview shows its runs before the action is filled in: the runs depend on the
 /// schedule alone, and the action's problems are still reported for the form to mark.
 #[test]
@@ -264,8 +320,10 @@ fn the_preview_shows_runs_while_the_action_is_incomplete() {
     empty_url["action"]["request"]["uri"] = json!("");
     let p = preview(empty_url);
     assert!(p.schedule_valid);
-    let runs: Vec<&str> = p.runs.iter().map(|r| r.at.as_str()).collect();
-    assert_eq!(runs, ["2026-11-27T05:15:00Z", "2026-12-25T05:15:00Z"]);
+    assert_eq!(
+        rfc3339(&p.runs),
+        ["2026-11-27T05:15:00Z", "2026-12-25T05:15:00Z"]
+    );
     assert_eq!(p.month_days, vec![27]);
     let paths: Vec<&str> = p.errors.iter().map(|e| e.path.as_str()).collect();
     assert_eq!(paths, ["properties.action.request.uri"]);

@@ -206,7 +206,7 @@ fn the_job_editors_preview_resolves_the_collections_calendar_names() {
 
     let p = preview(Some(&id), json!(["Holidays", "NIGHT"]));
     assert!(p.schedule_valid && p.errors.is_empty(), "{:?}", p.errors);
-    let runs: Vec<&str> = p.runs.iter().map(|r| r.at.as_str()).collect();
+    let runs = super::rfc3339(&p.runs);
     assert_eq!(
         runs,
         [

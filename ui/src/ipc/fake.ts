@@ -420,11 +420,9 @@ export const fakeBackend: Backend = {
       return ok({
         sentence: `(development fake) ${summarize("", "", o(properties)).sentence}`,
         timeZone: "UTC",
-        runs: runs.map((d, i) => ({
-          at: d.toISOString(),
-          local: d.toUTCString().slice(0, 22),
-          note: i === 2 ? "moved: daylight saving" : null,
-        })),
+        runs: runs.map((d) => d.getTime() / 1000),
+        offsets: runs.length > 0 ? [[0, 0]] : [],
+        runNotes: runs.length > 2 ? [[2, "moved: daylight saving"]] : [],
         month: shown,
         monthDays: runs.filter((d) => d.toISOString().startsWith(shown)).map((d) => d.getUTCDate()),
         notes: ["The development fake does not compute schedules."],

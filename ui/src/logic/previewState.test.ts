@@ -5,7 +5,9 @@ import { nextShown, scheduleNeedsFixing } from "./previewState";
 const result = (over: Partial<PreviewResult>): PreviewResult => ({
   sentence: "Every day",
   timeZone: "UTC",
-  runs: [{ at: "2026-11-27T05:15:00Z", local: "Fri 27 Nov 2026 05:15:00", note: null }],
+  runs: [Date.parse("2026-11-27T05:15:00Z") / 1000],
+  offsets: [[0, 0]],
+  runNotes: [],
   month: "2026-11",
   monthDays: [27],
   notes: [],

@@ -1,4 +1,6 @@
+import { useMemo } from "preact/hooks";
 import { shiftMonth } from "../../logic/calendar";
+import { shownRuns } from "../../logic/previewRuns";
 import { scheduleNeedsFixing } from "../../logic/previewState";
 import type { Preview } from "./checks";
 import { MonthCalendar } from "./MonthCalendar";
@@ -14,6 +16,8 @@ export function PreviewPanel({ preview: p }: { preview: Preview }) {
   const shown = p.good;
   const stale = p.pending || (p.latest !== null && p.latest !== p.good);
   const month = p.month ?? shown?.month ?? null;
+  // Written once per answer shown, not on every render of the panel.
+  const runs = useMemo(() => (shown ? shownRuns(shown) : []), [shown]);
   return (
     <aside id="preview" class="preview" aria-labelledby="preview-title" aria-busy={p.pending}>
       <h2 id="preview-title">Preview</h2>
@@ -44,7 +48,7 @@ export function PreviewPanel({ preview: p }: { preview: Preview }) {
         <span>runs{shown?.timeZone ? ` (${shown.timeZone})` : ""}</span>
       </div>
       <ol id="preview-runs" class={stale ? "runs stale" : "runs"}>
-        {shown?.runs.map((r) => (
+        {runs.map((r) => (
           <li key={r.at}>
             <time dateTime={r.at}>{r.local}</time>
             {r.note && <small class="note"> {r.note}</small>}
