@@ -47,6 +47,10 @@ enum Command {
     Man,
 }
 
+/// `kairos serve` runs jobs in bursts of small allocations (requests, headers, history rows).
+#[global_allocator]
+static ALLOCATOR: kairos_engine::allocator::Allocator = kairos_engine::allocator::Allocator;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

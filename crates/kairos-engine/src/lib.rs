@@ -5,6 +5,7 @@
 //! the `Engine` facade.
 
 pub mod actions;
+pub mod allocator;
 pub mod calendar_preview;
 pub mod changes;
 pub mod classic;

@@ -6,6 +6,10 @@
 
 use std::process::ExitCode;
 
+/// The runner's allocator (`kairos_engine::allocator`: less CPU per attempt).
+#[global_allocator]
+static ALLOCATOR: kairos_engine::allocator::Allocator = kairos_engine::allocator::Allocator;
+
 fn main() -> ExitCode {
     kairos_tray::runner::run()
 }

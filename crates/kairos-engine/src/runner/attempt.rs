@@ -1,6 +1,6 @@
-//! Running one attempt: the action, with the context its headers carry. The action runs in a
-//! task of its own, so one that panics is a failed attempt (retried like any failure), not an
-//! attempt that stays claimed forever.
+//! Running one attempt: the action, with the context its headers carry. A panic in the action
+//! is caught, so one that panics is a failed attempt (retried like any failure), not an attempt
+//! that stays claimed forever.
 
 use super::record::Finished;
 use super::send_check::SendChecks;
@@ -11,6 +11,7 @@ use crate::params;
 use crate::plan::JobPlan;
 use crate::time::{from_ms, to_ms};
 use kairos_core::valid::{Action, Retry};
+use futures_util::FutureExt;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
@@ -101,22 +102,18 @@ impl Engine {
             failure,
         };
         let start = self.inner.clock.now();
-        let engine = self.clone();
-        let running = plan.clone();
-        let error_action = attempt.error_action;
-        let outcome = tokio::spawn(async move {
-            let Some(action) = action_of(&running, error_action) else {
-                return Outcome::failed("The action is gone");
-            };
-            engine.inner.executor.execute(&action.kind, &context).await
+        // A panic inside the action is caught where it is polled: it fails this attempt alone.
+        // (Polled in this task, not a task of its own: one task per attempt is enough.)
+        let outcome = std::panic::AssertUnwindSafe(async {
+            match action_of(&plan, attempt.error_action) {
+                Some(action) => self.inner.executor.execute(&action.kind, &context).await,
+                None => Outcome::failed("The action is gone"),
+            }
         })
+        .catch_unwind()
         .await
-        .unwrap_or_else(|e| {
-            let why = if e.is_panic() {
-                panic_message(e.into_panic())
-            } else {
-                "it was cancelled".to_string()
-            };
+        .unwrap_or_else(|payload| {
+            let why = panic_message(payload);
             tracing::error!(job = %job.name, "the action failed inside Kairos: {why}");
             Outcome::failed(format!("Kairos failed while running the action: {why}"))
         });
@@ -201,10 +198,13 @@ pub fn execution_tag(
     for n in [job_id, series_anchor_ms, scheduled_ms, repeat_count] {
         hash.update(n.to_be_bytes());
     }
-    hash.finalize()[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut tag = String::with_capacity(32);
+    for b in &hash.finalize()[..16] {
+        tag.push(char::from(HEX[usize::from(b >> 4)]));
+        tag.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    tag
 }
 
 #[cfg(test)]

@@ -119,7 +119,7 @@ async fn attempts_due_together_are_checked_together_and_each_keeps_its_own_verdi
     let (target, base) = Target::start().await;
     let s = setup("2030-01-01T07:59:59Z");
     let keys: Vec<_> = (0..40)
-        .map(|i| s.collection.job(&format!("burst-{i}")))
+        .map(|i| s.collection.job(format!("burst-{i}")))
         .collect();
     for (i, key) in keys.iter().enumerate() {
         s.engine
