@@ -10,8 +10,8 @@ use crate::error::Result;
 use crate::params;
 use crate::plan::JobPlan;
 use crate::time::{from_ms, to_ms};
-use kairos_core::valid::{Action, Retry};
 use futures_util::FutureExt;
+use kairos_core::valid::{Action, Retry};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
