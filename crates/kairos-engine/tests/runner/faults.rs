@@ -166,8 +166,10 @@ async fn while_writes_fail_the_runner_backs_off_and_comes_back_by_itself() {
     // A busy loop would never be idle: its next wake-up would always be due already.
     idle(&runner).await;
     let passes = s.clock.sleeps_started() - sleeps;
+    // One failed pass and its backoff, plus at most one wake-up from the other-writers watcher
+    // (below): seen as 3 on a loaded machine. A busy loop makes thousands.
     assert!(
-        passes <= 2,
+        passes <= 3,
         "one failed pass, then a backoff: {passes} sleeps"
     );
     // Time passes with writes still refused: one try per backoff step, each longer.
@@ -178,8 +180,8 @@ async fn while_writes_fail_the_runner_backs_off_and_comes_back_by_itself() {
     let passes = s.clock.sleeps_started() - sleeps;
     // 2 + 10 steps, plus the other-writers watcher: once per real second it may see the
     // runner's own last commit and wake it for one more (failing) pass (seen: 13 in CI). The
-    // test takes well under two real seconds; a busy loop would make thousands of passes.
-    assert!(passes <= 14, "one pass per step: {passes} sleeps");
+    // test takes under two real seconds, even loaded; a busy loop would make thousands of passes.
+    assert!(passes <= 15, "one pass per step: {passes} sleeps");
     assert!(target.hits("/ping").is_empty(), "nothing could be promoted");
 
     s.engine
@@ -270,17 +272,7 @@ async fn a_stored_job_that_no_longer_compiles_is_faulted_with_the_reason() {
     s.clock.set(at("2030-01-01T08:00:00Z"));
     idle(&runner).await;
     assert!(target.hits("/broken").is_empty());
-    let state: String = s
-        .engine
-        .store()
-        .read(|c| {
-            c.query_row(
-                "SELECT state FROM jobs WHERE name = 'broken'",
-                kairos_engine::params![],
-                |r| r.get(0),
-            )
-        })
-        .unwrap();
+    let state: String = scalar(&s.engine, "SELECT state FROM jobs WHERE name = 'broken'");
     assert_eq!(state, "Faulted");
     assert!(
         s.engine.get_job(&key).is_err(),

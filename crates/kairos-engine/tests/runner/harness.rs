@@ -153,6 +153,14 @@ pub(crate) async fn eventually(what: &str, mut condition: impl FnMut() -> bool) 
     }
 }
 
+/// The one value a query without parameters selects.
+pub(crate) fn scalar<T: kairos_engine::db::FromValue>(engine: &Engine, sql: &str) -> T {
+    engine
+        .store()
+        .read(|c| c.query_row(sql, kairos_engine::params![], |r| r.get(0)))
+        .unwrap()
+}
+
 pub(crate) fn job(engine: &Engine, key: &JobKey) -> JobDefinition {
     engine.get_job(key).unwrap()
 }

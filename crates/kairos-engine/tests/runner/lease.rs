@@ -132,17 +132,7 @@ async fn attempts_due_together_are_checked_together_and_each_keeps_its_own_verdi
     }
     let runner = s.engine.start_runner();
     idle(&runner).await;
-    let claimed: i64 = s
-        .engine
-        .store()
-        .read(|c| {
-            c.query_row(
-                "SELECT count(*) FROM attempts WHERE claimed = 1",
-                kairos_engine::params![],
-                |r| r.get(0),
-            )
-        })
-        .unwrap();
+    let claimed: i64 = scalar(&s.engine, "SELECT count(*) FROM attempts WHERE claimed = 1");
     assert_eq!(claimed, 40, "all claimed ahead of their due time");
 
     s.engine.delete_job(&keys[7]).unwrap();
