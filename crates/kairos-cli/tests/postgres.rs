@@ -214,17 +214,19 @@ fn create_jobs(engine: &Engine, jobs: usize, start: &str, sink: &Sink) {
     assert!(report.written);
 }
 
+/// Jobs that completed; an error while the database cannot answer.
+fn try_completed(engine: &Engine) -> kairos_engine::error::Result<i64> {
+    engine.store().read(|db| {
+        db.query_row(
+            "SELECT count(*) FROM jobs WHERE state = 'Completed'",
+            kairos_engine::params![],
+            |r| r.get(0),
+        )
+    })
+}
+
 fn completed(engine: &Engine) -> i64 {
-    engine
-        .store()
-        .read(|db| {
-            db.query_row(
-                "SELECT count(*) FROM jobs WHERE state = 'Completed'",
-                kairos_engine::params![],
-                |r| r.get(0),
-            )
-        })
-        .unwrap()
+    try_completed(engine).unwrap()
 }
 
 fn wait_for(what: &str, timeout: Duration, mut condition: impl FnMut() -> bool) {
@@ -417,16 +419,7 @@ fn losing_the_database_mid_run_keeps_results_and_resumes_by_itself() {
 
 /// `completed`, reading 0 while the database cannot answer yet.
 fn completed_or_zero(engine: &Engine) -> i64 {
-    engine
-        .store()
-        .read(|db| {
-            db.query_row(
-                "SELECT count(*) FROM jobs WHERE state = 'Completed'",
-                kairos_engine::params![],
-                |r| r.get(0),
-            )
-        })
-        .unwrap_or(0)
+    try_completed(engine).unwrap_or(0)
 }
 
 /// `kairos ARGS` with `stdin`; stdout, failing the test on a non-zero exit.
