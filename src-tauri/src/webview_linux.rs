@@ -1,12 +1,15 @@
 //! `lighten(window)` on Linux: WebKitGTK settings for a window that shows one local page of
 //! forms and lists (docs/benchmarks.md "Results after issue 18 (window)" measured each one).
 //!
+//! - No accelerated compositing (hardware acceleration policy `Never`): the page is painted on the
+//!   CPU into one shared buffer instead of into composited layers, which held about 70 MB more
+//!   (their tiles, and Mesa's GL driver run in the web process). A page of forms and lists has no
+//!   animation or video that compositing would make smoother. (Earlier this looked like it
+//!   misplaced a dialog's clicks; what `test_calendars.py` had caught was the Save button moving
+//!   when a preview note appeared above it a moment after an edit, which the dialog's sticky
+//!   footer now prevents; painting and hit testing agree in this mode.)
 //! - Skia paints on the CPU (`WEBKIT_SKIA_ENABLE_CPU_RENDERING=1`, set before GTK starts unless
-//!   the user set it): the layers are still composited, but their tiles are not painted through
-//!   GL, which held about 40 MB more in the web process. Turning compositing off altogether
-//!   (hardware acceleration policy `Never`, or `WEBKIT_DISABLE_DMABUF_RENDERER`) saved more, but
-//!   WebKitGTK 2.50 then painted a fixed dialog 17 px away from where clicks landed once the page
-//!   behind it had scrolled (tests/desktop/test_calendars.py caught it), so it stays on.
+//!   the user set it), for whatever WebKit still composites.
 //! - Cache model `DocumentViewer`: the page comes from the app's own `tauri://` scheme, so a
 //!   web browser's memory cache of resources and pages (`WebBrowser`, wry's default) holds
 //!   nothing worth keeping. The page cache (back/forward) is off: there is no navigation.
@@ -14,7 +17,7 @@
 //!   outside debug builds.
 
 use tauri::WebviewWindow;
-use webkit2gtk::{CacheModel, SettingsExt, WebContextExt, WebViewExt};
+use webkit2gtk::{CacheModel, HardwareAccelerationPolicy, SettingsExt, WebContextExt, WebViewExt};
 
 /// Before GTK and WebKit start: called first thing, while the process has one thread (the
 /// environment is read by the web process WebKit starts, which inherits it).
@@ -32,6 +35,7 @@ pub fn lighten(window: &WebviewWindow) {
             settings.set_enable_page_cache(false);
             settings.set_enable_webgl(false);
             settings.set_enable_webaudio(false);
+            settings.set_hardware_acceleration_policy(HardwareAccelerationPolicy::Never);
             if !cfg!(debug_assertions) {
                 settings.set_enable_developer_extras(false);
             }

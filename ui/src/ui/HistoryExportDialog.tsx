@@ -57,7 +57,7 @@ export function HistoryExportDialog({ open, collection, job, status, query, onCl
             Wrote {done.records} records to {done.path}.
           </p>
         )}
-        <footer>
+        <footer class="dialog-actions">
           <button type="button" class="secondary" onClick={onClose}>
             Close
           </button>

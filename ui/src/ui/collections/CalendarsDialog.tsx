@@ -109,7 +109,7 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
             {general.join(" ")}
           </p>
         )}
-        <footer>
+        <footer class="dialog-actions">
           <button type="button" class="secondary outline" onClick={onClose}>
             Cancel
           </button>

@@ -33,7 +33,7 @@ export function DeleteCollectionDialog({ open, collection, onClose, onDeleted }:
           {error}
         </p>
       )}
-      <footer>
+      <footer class="dialog-actions">
         <button type="button" class="secondary outline" onClick={onClose}>
           Cancel
         </button>

@@ -48,7 +48,7 @@ export function EditCollectionDialog({ open, collection, onClose, onSaved }: Pro
             {by[""].join(" ")}
           </p>
         )}
-        <footer>
+        <footer class="dialog-actions">
           <button type="button" class="secondary outline" onClick={onClose}>
             Cancel
           </button>
