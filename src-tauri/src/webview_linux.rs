@@ -8,8 +8,9 @@
 //!   misplaced a dialog's clicks; what `test_calendars.py` had caught was the Save button moving
 //!   when a preview note appeared above it a moment after an edit, which the dialog's sticky
 //!   footer now prevents; painting and hit testing agree in this mode.)
-//! - Skia paints on the CPU (`WEBKIT_SKIA_ENABLE_CPU_RENDERING=1`, set before GTK starts unless
-//!   the user set it), for whatever WebKit still composites.
+//! - Skia paints on the CPU (`WEBKIT_SKIA_ENABLE_CPU_RENDERING=1`), and GTK makes no GL context
+//!   (`GDK_GL=disable`): without compositing neither has anything to draw with GL. Both are set
+//!   before GTK starts, unless the user set them.
 //! - Cache model `DocumentViewer`: the page comes from the app's own `tauri://` scheme, so a
 //!   web browser's memory cache of resources and pages (`WebBrowser`, wry's default) holds
 //!   nothing worth keeping. The page cache (back/forward) is off: there is no navigation.
@@ -22,9 +23,10 @@ use webkit2gtk::{CacheModel, HardwareAccelerationPolicy, SettingsExt, WebContext
 /// Before GTK and WebKit start: called first thing, while the process has one thread (the
 /// environment is read by the web process WebKit starts, which inherits it).
 pub fn before_start() {
-    const CPU_RENDERING: &str = "WEBKIT_SKIA_ENABLE_CPU_RENDERING";
-    if std::env::var_os(CPU_RENDERING).is_none() {
-        std::env::set_var(CPU_RENDERING, "1");
+    for (name, value) in [("WEBKIT_SKIA_ENABLE_CPU_RENDERING", "1"), ("GDK_GL", "disable")] {
+        if std::env::var_os(name).is_none() {
+            std::env::set_var(name, value);
+        }
     }
 }
 
