@@ -23,7 +23,10 @@ use webkit2gtk::{CacheModel, HardwareAccelerationPolicy, SettingsExt, WebContext
 /// Before GTK and WebKit start: called first thing, while the process has one thread (the
 /// environment is read by the web process WebKit starts, which inherits it).
 pub fn before_start() {
-    for (name, value) in [("WEBKIT_SKIA_ENABLE_CPU_RENDERING", "1"), ("GDK_GL", "disable")] {
+    for (name, value) in [
+        ("WEBKIT_SKIA_ENABLE_CPU_RENDERING", "1"),
+        ("GDK_GL", "disable"),
+    ] {
         if std::env::var_os(name).is_none() {
             std::env::set_var(name, value);
         }
