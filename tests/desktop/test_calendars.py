@@ -95,7 +95,15 @@ def test_b_the_preview_marks_the_runs_the_calendar_removes(driver, ui):
 
 
 def test_c_a_bad_date_is_refused_next_to_its_field(driver, ui):
+    def save_top() -> float:
+        return driver.execute_script("return document.querySelector('#calendars-save').getBoundingClientRect().top")
+
     ui.type("#calendars-date-0", "2031-02-30")
+    before = save_top()
+    # The preview asks the engine a moment after the edit and writes its note above the dialog's
+    # footer: Save must stay where it was (a click aimed at it a moment earlier lands on it).
+    ui.wait_text("#calendars-preview-error", lambda t: "is not a date" in t, "to say the preview waits")
+    assert save_top() == before, f"Save moved from y={before} to y={save_top()} when the note appeared"
     ui.click("#calendars-save")
     error = ui.wait_text("#calendars-date-0-error", lambda t: "is not a date" in t, "to refuse 2031-02-30")
     assert "'2031-02-30'" in error, error
