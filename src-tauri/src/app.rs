@@ -98,6 +98,7 @@ fn show_window(app: &AppHandle) {
     let Some(config) = app.config().app.windows.first() else {
         return;
     };
+    webview::before_window();
     match WebviewWindowBuilder::from_config(app, config).and_then(|b| b.build()) {
         // On the main thread (setup), so the settings apply before the page's first paint.
         Ok(window) => webview::lighten(&window),

@@ -11,14 +11,28 @@
 //! - Skia paints on the CPU (`WEBKIT_SKIA_ENABLE_CPU_RENDERING=1`), and GTK makes no GL context
 //!   (`GDK_GL=disable`): without compositing neither has anything to draw with GL. Both are set
 //!   before GTK starts, unless the user set them.
+//! - The window's own process has no EGL driver (`before_window`): only the web process paints,
+//!   and Mesa loaded in the window's process cost about 50 MB for nothing.
 //! - Cache model `DocumentViewer`: the page comes from the app's own `tauri://` scheme, so a
 //!   web browser's memory cache of resources and pages (`WebBrowser`, wry's default) holds
 //!   nothing worth keeping. The page cache (back/forward) is off: there is no navigation.
 //! - WebGL and Web Audio off (wry turns them on; the UI uses neither), developer extras off
 //!   outside debug builds.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
+
 use tauri::WebviewWindow;
 use webkit2gtk::{CacheModel, HardwareAccelerationPolicy, SettingsExt, WebContextExt, WebViewExt};
+
+/// glvnd's list of directories that name the EGL drivers ("vendors") a process may load.
+const EGL_VENDOR_DIRS: &str = "__EGL_VENDOR_LIBRARY_DIRS";
+/// Our value for it: a directory that does not exist, so EGL finds no driver. It says whose it
+/// is, so a Kairos window started by a process that inherited it (the tray runner, started by
+/// the window before the variable is taken back) does not mistake it for the user's.
+const NO_EGL_VENDORS: &str = "/nonexistent/kairos-window-process-needs-no-egl";
+/// Whether this process set `EGL_VENDOR_DIRS`, so `before_window` takes it back.
+static WITHOUT_EGL: AtomicBool = AtomicBool::new(false);
 
 /// Before GTK and WebKit start: called first thing, while the process has one thread (the
 /// environment is read by the web process WebKit starts, which inherits it).
@@ -31,6 +45,35 @@ pub fn before_start() {
             std::env::set_var(name, value);
         }
     }
+    let user_set = std::env::var_os(EGL_VENDOR_DIRS).is_some_and(|v| v != NO_EGL_VENDORS);
+    if !user_set {
+        std::env::set_var(EGL_VENDOR_DIRS, NO_EGL_VENDORS);
+        WITHOUT_EGL.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Right before the window is built (on the main thread, once): the window's process opens its
+/// EGL display while EGL has no driver, then the web process gets the user's environment.
+///
+/// WebKitGTK opens one EGL display per process, the first time a `WebKitWebContext` is made,
+/// and keeps it (a failed one too) for every later context. The window's process draws nothing
+/// with GL (no compositing, `GDK_GL=disable`), but a working display there loads Mesa, whose
+/// libLLVM alone is 42 MB resident: about 50 MB of the window's footprint
+/// (docs/benchmarks.md "The window's process without EGL"). The web process does need a display
+/// (it aborts without one), so the variable is removed before WebKit starts it. If a WebKitGTK
+/// opened its display later instead, the window's process would just load Mesa as before.
+pub fn before_window() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        if !WITHOUT_EGL.load(Ordering::Relaxed) {
+            return;
+        }
+        drop(webkit2gtk::WebContext::new_ephemeral());
+        // Threads are running by now. Rust's readers of the environment take std's lock, and
+        // glibc's unsetenv moves entries within the same array without freeing any, so a C
+        // reader on another thread can at worst miss one entry for that moment.
+        std::env::remove_var(EGL_VENDOR_DIRS);
+    });
 }
 
 pub fn lighten(window: &WebviewWindow) {

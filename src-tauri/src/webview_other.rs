@@ -5,4 +5,6 @@ use tauri::WebviewWindow;
 
 pub fn before_start() {}
 
+pub fn before_window() {}
+
 pub fn lighten(_window: &WebviewWindow) {}

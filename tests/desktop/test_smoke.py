@@ -1,5 +1,8 @@
 """The harness itself: the real window opens through tauri-driver, and the tray runner it starts
-puts its icon on the (mock) tray."""
+puts its icon on the (mock) tray. And what the X server shows is what the page painted."""
+
+import os
+import subprocess
 
 from conftest import tray_bus_name, tray_menu, wait_for
 
@@ -19,3 +22,49 @@ def test_tray_runner_starts_with_its_tray_icon(driver, app, sni_watcher):
     labels = [label for _, label, _ in tray_menu(name)]
     for expected in ("Open Kairos", "Pause all jobs", "Quit Kairos"):
         assert expected in labels, f"tray menu {labels} lacks {expected!r}"
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def test_only_the_web_process_loads_a_gl_driver_and_the_screen_shows_the_page(driver, ui, app, tmp_path):
+    """The window's process opens no EGL driver (docs/benchmarks.md "The window's process without
+    EGL": Mesa there cost about 50 MB), the web process it starts does (WebKit aborts without one),
+    and what the X server shows in the window is what the page painted."""
+    ui.find("#collections")
+    [window] = wait_for(app.window_pids, 15, "the kairos-desktop process")
+    gl = [line.split()[-1] for line in open(f"/proc/{window}/maps")
+          if any(lib in line for lib in ("libLLVM", "libgallium", "_dri.so", "libEGL_mesa"))]
+    assert not gl, f"the window's process {window} loaded a GL driver: {sorted(set(gl))}"
+    web = [p for p in _children(window) if open(f"/proc/{p}/cmdline", "rb").read().split(b"\0")[0]
+           .endswith(b"WebKitWebProcess")]
+    assert web, f"no WebKitWebProcess among the children of {window}"
+    for pid in web:
+        environ = open(f"/proc/{pid}/environ", "rb").read().split(b"\0")
+        leaked = [v for v in environ if v.startswith(b"__EGL_VENDOR_LIBRARY_DIRS=/nonexistent/kairos")]
+        assert not leaked, f"the web process {pid} inherited the window's no-EGL setting: {leaked}"
+
+    # The page's own picture (WebDriver asks the web process) against the X server's.
+    page = tmp_path / "page.png"
+    screen = tmp_path / "screen.png"
+    assert driver.get_screenshot_as_file(str(page))
+    x, y, width, height = driver.execute_script(
+        "return [window.screenX, window.screenY, window.innerWidth, window.innerHeight]")
+    subprocess.run(["import", "-window", "root", "-crop", f"{width}x{height}+{x}+{y}", "+repage",
+                    str(screen)], check=True, timeout=30)
+    compared = subprocess.run(["compare", "-metric", "AE", "-fuzz", "5%", str(page), str(screen), "null:"],
+                              capture_output=True, text=True, timeout=30)
+    differing = float(compared.stderr.split()[0])
+    assert differing <= 0.01 * width * height, (
+        f"{differing:.0f} of {width * height} pixels on screen differ from the page's own picture "
+        f"(kept in {tmp_path})")
