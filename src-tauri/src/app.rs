@@ -44,7 +44,7 @@ pub fn run(open: Option<(String, String)>) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    ensure_tray_runner(&dir);
+    ensure_tray_runner(&dir, webview::variables_set());
     let desktop = Desktop {
         engine,
         data_dir: dir,

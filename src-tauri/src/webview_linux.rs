@@ -20,16 +20,19 @@
 //!   outside debug builds.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Once;
+use std::sync::{Once, OnceLock};
 
 use tauri::WebviewWindow;
 use webkit2gtk::{CacheModel, HardwareAccelerationPolicy, SettingsExt, WebContextExt, WebViewExt};
 
+/// The variables `before_start` set (the user had not set them).
+static SET_HERE: OnceLock<Vec<&'static str>> = OnceLock::new();
+
 /// glvnd's list of directories that name the EGL drivers ("vendors") a process may load.
 const EGL_VENDOR_DIRS: &str = "__EGL_VENDOR_LIBRARY_DIRS";
 /// Our value for it: a directory that does not exist, so EGL finds no driver. It says whose it
-/// is, so a Kairos window started by a process that inherited it (the tray runner, started by
-/// the window before the variable is taken back) does not mistake it for the user's.
+/// is, so a Kairos window started from an environment that inherited it anyway does not mistake
+/// it for the user's.
 const NO_EGL_VENDORS: &str = "/nonexistent/kairos-window-process-needs-no-egl";
 /// Whether this process set `EGL_VENDOR_DIRS`, so `before_window` takes it back.
 static WITHOUT_EGL: AtomicBool = AtomicBool::new(false);
@@ -37,19 +40,30 @@ static WITHOUT_EGL: AtomicBool = AtomicBool::new(false);
 /// Before GTK and WebKit start: called first thing, while the process has one thread (the
 /// environment is read by the web process WebKit starts, which inherits it).
 pub fn before_start() {
+    let mut set_here = Vec::new();
     for (name, value) in [
         ("WEBKIT_SKIA_ENABLE_CPU_RENDERING", "1"),
         ("GDK_GL", "disable"),
     ] {
         if std::env::var_os(name).is_none() {
             std::env::set_var(name, value);
+            set_here.push(name);
         }
     }
     let user_set = std::env::var_os(EGL_VENDOR_DIRS).is_some_and(|v| v != NO_EGL_VENDORS);
     if !user_set {
         std::env::set_var(EGL_VENDOR_DIRS, NO_EGL_VENDORS);
         WITHOUT_EGL.store(true, Ordering::Relaxed);
+        set_here.push(EGL_VENDOR_DIRS);
     }
+    let _ = SET_HERE.set(set_here);
+}
+
+/// The variables `before_start` set for this process's webview, which the processes the window
+/// starts (the tray runner, and through it the programs of Command jobs) must not inherit: a job
+/// that starts a GL program would find no GL driver.
+pub fn variables_set() -> &'static [&'static str] {
+    SET_HERE.get().map_or(&[], Vec::as_slice)
 }
 
 /// Right before the window is built (on the main thread, once): the window's process opens its

@@ -5,6 +5,10 @@ use tauri::WebviewWindow;
 
 pub fn before_start() {}
 
+pub fn variables_set() -> &'static [&'static str] {
+    &[]
+}
+
 pub fn before_window() {}
 
 pub fn lighten(_window: &WebviewWindow) {}

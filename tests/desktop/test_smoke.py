@@ -24,6 +24,17 @@ def test_tray_runner_starts_with_its_tray_icon(driver, app, sni_watcher):
         assert expected in labels, f"tray menu {labels} lacks {expected!r}"
 
 
+def test_the_tray_runner_does_not_inherit_the_windows_webview_settings(app):
+    """The window sets these for its own webview; the tray runner it starts passes its environment
+    on to the programs of Command jobs, where they would take GL away from a job's program."""
+    pid = app.wait_tray_runner()
+    environ = dict(v.split(b"=", 1) for v in open(f"/proc/{pid}/environ", "rb").read().split(b"\0") if b"=" in v)
+    for name in ("WEBKIT_SKIA_ENABLE_CPU_RENDERING", "GDK_GL", "__EGL_VENDOR_LIBRARY_DIRS"):
+        if name not in os.environ:
+            assert name.encode() not in environ, (
+                f"the tray runner {pid} inherited {name}={environ[name.encode()].decode()} from the window")
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):

@@ -61,8 +61,13 @@ pub fn tray_runner_running(dir: &Path) -> bool {
     matches!(TrayLock::acquire(dir), Ok(None))
 }
 
-fn spawn(program: &Path, args: &[String]) {
-    match Command::new(program)
+/// `unset`: variables of this process's environment the program must not inherit.
+fn spawn(program: &Path, args: &[String], unset: &[&str]) {
+    let mut command = Command::new(program);
+    for name in unset {
+        command.env_remove(name);
+    }
+    match command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -77,10 +82,12 @@ fn spawn(program: &Path, args: &[String]) {
     }
 }
 
-/// Start the tray runner unless one is running.
-pub fn ensure_tray_runner(dir: &Path) {
+/// Start the tray runner unless one is running. `unset`: variables it must not inherit, such as
+/// the window's settings for its own webview (the tray runner passes its environment on to the
+/// programs of Command jobs).
+pub fn ensure_tray_runner(dir: &Path, unset: &[&str]) {
     if !tray_runner_running(dir) {
-        spawn(&tray_program(), &[]);
+        spawn(&tray_program(), &[], unset);
     }
 }
 
@@ -90,7 +97,7 @@ pub fn open_window(job: Option<(String, String)>) {
         Some((collection, job)) => vec!["--open-job".into(), collection, job],
         None => vec![],
     };
-    spawn(&window_program(), &args);
+    spawn(&window_program(), &args, &[]);
 }
 
 pub fn init_logging() {
