@@ -120,4 +120,34 @@ describe("the calendar editor", () => {
     expect(document.querySelector("#calendars-item-1")!.getAttribute("aria-invalid")).toBe("true");
     expect(document.querySelector("#calendars-error")!.textContent).toBe("calendar 'night' is used by job 'daily'");
   });
+
+  it("adds nothing before the stored calendars are in, so none is lost or saved without them", async () => {
+    let answer: (c: Calendar[]) => void = () => {};
+    vi.spyOn(api, "getCalendars").mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    render(<CalendarsDialog open collection={collection} onClose={() => {}} onSaved={() => {}} />);
+    const add = screen.getByRole("button", { name: "Add calendar" }) as HTMLButtonElement;
+    expect(add.disabled).toBe(true);
+    expect((screen.getByRole("button", { name: "Save" }) as HTMLButtonElement).disabled).toBe(true);
+
+    answer([{ name: "holidays", dates: ["2026-12-25"], ranges: [], weekly: [] }]);
+    await waitFor(() => expect(add.disabled).toBe(false));
+    fireEvent.click(add);
+    expect(input("calendars-name").value).toBe("calendar 1");
+    expect(document.querySelector("#calendars-item-0")!.textContent).toBe("holidays");
+    expect(document.querySelector("#calendars-item-1")!.textContent).toBe("calendar 1");
+  });
+
+  it("drops an answer that lands after the dialog closed", async () => {
+    let answer: (c: Calendar[]) => void = () => {};
+    const get = vi.spyOn(api, "getCalendars").mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+    const view = render(<CalendarsDialog open collection={collection} onClose={() => {}} onSaved={() => {}} />);
+    view.rerender(<CalendarsDialog open={false} collection={collection} onClose={() => {}} onSaved={() => {}} />);
+    get.mockResolvedValueOnce([]);
+    view.rerender(<CalendarsDialog open collection={collection} onClose={() => {}} onSaved={() => {}} />);
+    await screen.findByText("No calendars yet: add one.");
+    answer([{ name: "stale", dates: [], ranges: [], weekly: [] }]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(screen.queryByText("stale")).toBeNull();
+    expect(screen.getByText("No calendars yet: add one.")).toBeTruthy();
+  });
 });

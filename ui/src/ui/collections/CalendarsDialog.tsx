@@ -19,17 +19,23 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (!open) return;
+    // An answer that lands after the dialog closed or moved to another collection is dropped:
+    // it would replace what is shown now.
+    let live = true;
     setErrors([]);
     setCalendars(null);
     setSelected(0);
     api
       .getCalendars(collection.id)
-      .then(setCalendars)
-      .catch((e) => setErrors([{ path: "", code: "Error", message: messageOf(e) }]));
+      .then((got) => live && setCalendars(got))
+      .catch((e) => live && setErrors([{ path: "", code: "Error", message: messageOf(e) }]));
     api
       .listJobs(collection.id)
-      .then((js) => setJobs(js.map((j) => j.name)))
-      .catch(() => setJobs([]));
+      .then((js) => live && setJobs(js.map((j) => j.name)))
+      .catch(() => live && setJobs([]));
+    return () => {
+      live = false;
+    };
   }, [open, collection.id]);
   const list = calendars ?? [];
   const current = list[selected];
@@ -85,7 +91,9 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
                 </li>
               ))}
             </ul>
-            <button id="calendars-add" type="button" class="outline" onClick={add}>
+            {/* Not before the stored calendars are in: a calendar added to the empty list would
+                be replaced by them, or saved without them. */}
+            <button id="calendars-add" type="button" class="outline" onClick={add} disabled={calendars === null}>
               Add calendar
             </button>
           </nav>
