@@ -625,8 +625,27 @@ def screenshot(driver: webdriver.Remote, name: str) -> Path:
 
 
 def pytest_runtest_makereport(item, call):
-    if "incremental" in item.keywords and call.excinfo is not None and not call.excinfo.errisinstance(pytest.skip.Exception):
+    failed = call.excinfo is not None and not call.excinfo.errisinstance(pytest.skip.Exception)
+    if "incremental" in item.keywords and failed:
         item.parent._kairos_failed = item
+    if failed and call.when == "call":
+        _keep_failure_state(item)
+
+
+def _keep_failure_state(item) -> None:
+    """What the window showed when a step failed: its screenshot and route in OUT, named for the
+    test (a failure that happens once in a while is otherwise gone)."""
+    driver = item.funcargs.get("driver")
+    if driver is None:
+        return
+    stem = OUT / f"failed-{item.name}"
+    try:
+        driver.get_screenshot_as_file(f"{stem}.png")
+        stem.with_suffix(".txt").write_text(driver.execute_script(
+            "return location.hash + '\\n' + (document.activeElement && document.activeElement.outerHTML.slice(0, 300))"))
+        sys.stderr.write(f"desktop e2e: the window at the failure is in {stem}.png\n")
+    except (WebDriverException, OSError) as e:
+        sys.stderr.write(f"desktop e2e: could not keep the window's state at the failure: {e}\n")
 
 
 def pytest_runtest_setup(item):
