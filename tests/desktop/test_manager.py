@@ -74,6 +74,12 @@ def test_c_bulk_run_now(driver, ui, target):
         wait_for(lambda n=name: target.received(job=n, after=started), 60,
                  f"the target to receive {name}'s run now")
     assert not target.received(job="m-one", after=started), "m-one was not selected"
+    # The table shows their results, and the selection is cleared (the next step starts from a
+    # table that no longer changes under its clicks).
+    for name in ("m-two", "m-three"):
+        ui.wait_text(ROW.format(name) + " td.last-result", lambda t: "never run" not in t, f"{name}'s last result")
+    assert "never run" in ui.text(ROW.format("m-one") + " td.last-result")
+    ui.wait_text("#selection-label", lambda t: t == "No job selected", "to say nothing is selected after the run")
 
 
 def test_d_bulk_export_of_the_selection(driver, ui, tmp_path):
