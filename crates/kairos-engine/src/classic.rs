@@ -250,7 +250,8 @@ impl Engine {
         skip: usize,
         top: usize,
     ) -> Result<Page<ClassicHistory>> {
-        self.inner.store.read(|conn| {
+        // One snapshot: a record's state comes from the job's state, read by another statement.
+        self.inner.store.read_snapshot(|conn| {
             let job = require_job(conn, key)?;
             let finished = matches!(job.state, JobState::Completed | JobState::Faulted);
             let final_occurrence: Option<i64> = if finished {

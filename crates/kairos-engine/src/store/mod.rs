@@ -82,11 +82,21 @@ impl Store {
         }
     }
 
-    /// Run `f` on a connection for reading.
+    /// Run `f` on a connection for reading. Each statement sees the commits made before it, so
+    /// two statements may see different commits (`runners::beat` also writes through it).
     pub fn read<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
         match self {
             Store::Sqlite(s) => s.read(f),
             Store::Postgres(p) => p.read(f),
+        }
+    }
+
+    /// Run `f` in a read-only transaction: all its statements see the database as of one
+    /// commit. For reads whose statements must agree (a job's state and its history).
+    pub fn read_snapshot<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        match self {
+            Store::Sqlite(s) => s.read_snapshot(f),
+            Store::Postgres(p) => p.read_snapshot(f),
         }
     }
 

@@ -16,7 +16,7 @@ use crate::error::{EngineError, Result};
 use futures_executor::block_on;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
-use tokio_postgres::{AsyncMessage, Client, Config, NoTls};
+use tokio_postgres::{AsyncMessage, Client, Config, IsolationLevel, NoTls};
 
 /// Connections per store: the runner, the API's blocking calls and the recorder share them.
 pub const PG_CONNECTIONS: usize = 6;
@@ -175,6 +175,28 @@ impl PgStore {
                 statements: &conn.statements,
                 changed: Default::default(),
             }))
+        })
+    }
+
+    /// `f` in a read-only transaction with one snapshot for all its statements (under READ
+    /// COMMITTED each statement sees the commits made since the one before).
+    pub fn read_snapshot<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        self.with_conn(|conn| {
+            let PgConn { client, statements } = conn;
+            let tx = block_on(
+                client
+                    .build_transaction()
+                    .isolation_level(IsolationLevel::RepeatableRead)
+                    .read_only(true)
+                    .start(),
+            )?;
+            let value = f(&Db::Postgres(PgDb {
+                handle: Handle::Tx(&tx),
+                statements,
+                changed: Default::default(),
+            }))?;
+            block_on(tx.commit())?;
+            Ok(value)
         })
     }
 

@@ -102,21 +102,30 @@ impl SqliteStore {
 
     /// Run `f` on a reader connection (the writer for in-memory stores).
     pub fn read<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        self.with_reader(|conn| f(&Db::Sqlite(conn)))
+    }
+
+    /// `read` in one read transaction: see `snapshot`.
+    pub fn read_snapshot<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        self.with_reader(|conn| snapshot(conn, f))
+    }
+
+    fn with_reader<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         if self.readers.is_empty() {
             let conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-            return f(&Db::Sqlite(&conn));
+            return f(&conn);
         }
         // Take the first free reader; if all are busy, wait on one chosen by thread.
         for reader in &self.readers {
             if let Ok(conn) = reader.try_lock() {
-                return f(&Db::Sqlite(&conn));
+                return f(&conn);
             }
         }
         let index = super::thread_index() % self.readers.len();
         let conn = self.readers[index]
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        f(&Db::Sqlite(&conn))
+        f(&conn)
     }
 
     /// `PRAGMA integrity_check` == "ok".
@@ -125,6 +134,16 @@ impl SqliteStore {
         let result: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
         Ok(result == "ok")
     }
+}
+
+/// `f` in one read transaction, so all its statements see the database as of one commit
+/// (outside a transaction each statement sees the commits made since the one before: a job read
+/// before a run finished beside its history read after).
+fn snapshot<T>(conn: &Connection, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+    let tx = conn.unchecked_transaction()?;
+    let value = f(&Db::Sqlite(&tx))?;
+    tx.commit()?;
+    Ok(value)
 }
 
 fn configure(conn: &Connection, busy_timeout: Duration) -> Result<()> {

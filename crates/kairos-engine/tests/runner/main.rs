@@ -10,3 +10,4 @@ mod lease;
 mod retention;
 mod running;
 mod schedules;
+mod snapshot;
