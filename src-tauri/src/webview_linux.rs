@@ -19,7 +19,6 @@
 //! - WebGL and Web Audio off (wry turns them on; the UI uses neither), developer extras off
 //!   outside debug builds.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Once, OnceLock};
 
 use tauri::WebviewWindow;
@@ -34,8 +33,6 @@ const EGL_VENDOR_DIRS: &str = "__EGL_VENDOR_LIBRARY_DIRS";
 /// is, so a Kairos window started from an environment that inherited it anyway does not mistake
 /// it for the user's.
 const NO_EGL_VENDORS: &str = "/nonexistent/kairos-window-process-needs-no-egl";
-/// Whether this process set `EGL_VENDOR_DIRS`, so `before_window` takes it back.
-static WITHOUT_EGL: AtomicBool = AtomicBool::new(false);
 
 /// Before GTK and WebKit start: called first thing, while the process has one thread (the
 /// environment is read by the web process WebKit starts, which inherits it).
@@ -53,7 +50,6 @@ pub fn before_start() {
     let user_set = std::env::var_os(EGL_VENDOR_DIRS).is_some_and(|v| v != NO_EGL_VENDORS);
     if !user_set {
         std::env::set_var(EGL_VENDOR_DIRS, NO_EGL_VENDORS);
-        WITHOUT_EGL.store(true, Ordering::Relaxed);
         set_here.push(EGL_VENDOR_DIRS);
     }
     let _ = SET_HERE.set(set_here);
@@ -79,7 +75,8 @@ pub fn variables_set() -> &'static [&'static str] {
 pub fn before_window() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        if !WITHOUT_EGL.load(Ordering::Relaxed) {
+        // Only the value this process set is taken back, never the user's.
+        if !variables_set().contains(&EGL_VENDOR_DIRS) {
             return;
         }
         drop(webkit2gtk::WebContext::new_ephemeral());
