@@ -85,3 +85,52 @@ impl Clock for ManualClock {
         })
     }
 }
+
+/// The real clock moved by a fixed offset: time flows as it does, but from an instant a test
+/// chose (`KAIROS_TEST_NOW`, read by `kairos_local::test_clock`). Every process given the same
+/// anchor reads the same "now", so the window, the tray runner and the test that drives them
+/// agree to the millisecond, on any day the suite runs.
+#[derive(Debug, Clone, Copy)]
+pub struct ShiftedClock {
+    offset: chrono::TimeDelta,
+}
+
+impl ShiftedClock {
+    /// A clock that reads `at` when the real clock reads `real`.
+    pub fn new(at: DateTime<Utc>, real: DateTime<Utc>) -> Self {
+        ShiftedClock { offset: at - real }
+    }
+
+    /// How far this clock is from the real one (what the window's page adds to `Date.now()`).
+    pub fn offset(&self) -> chrono::TimeDelta {
+        self.offset
+    }
+}
+
+impl Clock for ShiftedClock {
+    fn now(&self) -> DateTime<Utc> {
+        Utc::now() + self.offset
+    }
+
+    fn sleep_until(&self, until: DateTime<Utc>) -> Sleep {
+        SystemClock.sleep_until(until - self.offset)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shifted_clock_reads_the_chosen_instant_and_flows() {
+        let real = Utc::now();
+        let at = DateTime::parse_from_rfc3339("2028-02-29T23:59:30Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let clock = ShiftedClock::new(at, real);
+        let read = clock.now();
+        assert!(read >= at, "{read} is before {at}");
+        assert!(read - at < chrono::TimeDelta::seconds(5), "{read} far from {at}");
+        assert_eq!(clock.offset(), at - real);
+    }
+}

@@ -10,6 +10,9 @@ pub enum LocalError {
     /// The token (from `KAIROS_API_TOKEN` or the token file) is too short.
     #[error("{0}")]
     WeakToken(String),
+    /// `KAIROS_TEST_NOW` does not parse.
+    #[error("{0}")]
+    BadTestClock(String),
 }
 
 impl LocalError {
@@ -18,6 +21,7 @@ impl LocalError {
         match self {
             LocalError::DataDirectory(_) => "DataDirectoryUnusable",
             LocalError::WeakToken(_) => "TokenTooShort",
+            LocalError::BadTestClock(_) => "BadTestClock",
         }
     }
 }

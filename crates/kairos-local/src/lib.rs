@@ -8,6 +8,7 @@ mod paths;
 pub mod programs;
 pub mod settings;
 pub mod shutdown;
+pub mod test_clock;
 mod token;
 
 pub use error::LocalError;

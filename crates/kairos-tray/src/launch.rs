@@ -26,6 +26,8 @@ pub fn open_engine(
     let database = dir.join(DATABASE_FILE);
     create_private(&database).map_err(|e| format!("cannot create {}: {e}", database.display()))?;
     let mut config = EngineConfig::new(Database::File(database.clone()));
+    // The real clock, unless the end-to-end tests chose the instant (KAIROS_TEST_NOW).
+    config.clock = kairos_local::test_clock::clock_from_env().map_err(|e| e.to_string())?;
     configure(&mut config);
     let engine =
         Engine::open(config).map_err(|e| format!("cannot open {}: {e}", database.display()))?;

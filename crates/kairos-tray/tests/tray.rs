@@ -46,13 +46,24 @@ fn http_sink() -> (String, std::sync::mpsc::Receiver<String>) {
 
 /// The tray runner is a process of its own: it fires a job that another process (here, this
 /// test through the engine) wrote to the shared database, with no window anywhere, and a
-/// second tray runner on the same data directory steps aside.
+/// second tray runner on the same data directory steps aside. Both read the clock the test
+/// chose (`KAIROS_TEST_NOW`): seconds before midnight at the end of 29 February, with the job
+/// due at midnight, on another day, month and year than the real one: it fires only if the
+/// runner took that clock.
 #[test]
 fn the_tray_runner_fires_jobs_written_by_another_process() {
     let dir = tempfile::tempdir().unwrap();
     let exe = env!("CARGO_BIN_EXE_kairos-tray");
+    let real = Utc::now();
+    let test_now = format!(
+        "2028-02-29T23:59:57Z@{}.{:03}",
+        real.timestamp(),
+        real.timestamp_subsec_millis()
+    );
+    let clock = kairos_local::test_clock::parse(&test_now, real).unwrap();
     let mut runner = std::process::Command::new(exe)
         .env("KAIROS_DATA_DIR", dir.path())
+        .env("KAIROS_TEST_NOW", &test_now)
         // No session bus: the tray icon and notifications are unavailable; jobs still run.
         .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
         .stdout(std::process::Stdio::piped())
@@ -66,22 +77,24 @@ fn the_tray_runner_fires_jobs_written_by_another_process() {
 
     let second = std::process::Command::new(exe)
         .env("KAIROS_DATA_DIR", dir.path())
+        .env("KAIROS_TEST_NOW", &test_now)
         .output()
         .unwrap();
     assert!(second.status.success());
     assert!(String::from_utf8_lossy(&second.stdout).contains("already running"));
 
-    // This process is "the window": it writes a job due in two seconds.
-    let engine = Engine::open(EngineConfig::new(Database::File(
-        dir.path().join("kairos.db"),
-    )))
-    .unwrap();
+    // This process is "the window": it writes a job due in two seconds, on the same clock.
+    let mut config = EngineConfig::new(Database::File(dir.path().join("kairos.db")));
+    config.clock = std::sync::Arc::new(clock);
+    let engine = Engine::open(config).unwrap();
     let (url, hits) = http_sink();
     let collection = CollectionKey::new("local", "desktop", "default");
     engine
         .put_collection(&collection, json!({"location": "local", "properties": {}}))
         .unwrap();
-    let start = (Utc::now() + chrono::Duration::seconds(2)).to_rfc3339();
+    let now = engine.clock().now();
+    assert!(now.to_rfc3339().starts_with("2028-0"), "the test's clock: {now}");
+    let start = "2028-03-01T00:00:00Z";
     let props = json!({"startTime": start,
         "action": {"type": "Http", "request": {"uri": url, "method": "POST", "body": "hi"}}});
     engine
@@ -272,4 +285,23 @@ fn the_tray_runner_serves_the_rest_api_while_the_setting_is_on() {
         .arg(runner.id().to_string())
         .status();
     assert!(runner.wait().unwrap().success());
+}
+
+/// A `KAIROS_TEST_NOW` that does not parse stops the start with a message naming the variable,
+/// rather than running jobs on a clock nobody meant.
+#[test]
+fn a_bad_test_clock_is_refused_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kairos-tray"))
+        .env("KAIROS_DATA_DIR", dir.path())
+        .env("KAIROS_TEST_NOW", "next tuesday")
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("KAIROS_TEST_NOW: the instant is not an RFC 3339 time"),
+        "{stderr}"
+    );
 }
