@@ -37,7 +37,7 @@ mod time;
 
 pub use actions::{ExecutorConfig, Note, Notifier, NotifyError};
 pub use changes::ChangeWatcher;
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use clock::{Clock, ManualClock, ShiftedClock, SystemClock};
 pub use collections::Put;
 pub use engine::{Database, Engine, EngineConfig};
 pub use error::{EngineError, ErrorKind};
