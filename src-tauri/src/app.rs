@@ -5,6 +5,7 @@
 use crate::commands::{resolve_collection, Desktop};
 use crate::dto::{EngineChanged, OpenJob};
 use crate::ipc::{self, PendingOpen};
+use crate::test_clock;
 use kairos_engine::ChangeWatcher;
 use kairos_tray::launch::{self, data_dir, ensure_tray_runner};
 use std::process::ExitCode;
@@ -99,7 +100,10 @@ fn show_window(app: &AppHandle) {
         return;
     };
     webview::before_window();
-    match WebviewWindowBuilder::from_config(app, config).and_then(|b| b.build()) {
+    let engine = &app.state::<Desktop>().engine;
+    let built = WebviewWindowBuilder::from_config(app, config)
+        .and_then(|b| test_clock::shift_page_clock(b, engine).build());
+    match built {
         // On the main thread (setup), so the settings apply before the page's first paint.
         Ok(window) => webview::lighten(&window),
         Err(e) => tracing::error!(error = %e, "cannot open the window"),

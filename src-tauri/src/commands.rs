@@ -347,7 +347,7 @@ pub fn export_job(d: &Desktop, collection: &str, name: &str) -> CommandResult<St
 /// Read pasted JSON the way `kairos validate` does: comments, trailing commas and non-breaking
 /// spaces allowed; ARM, bare properties (2015) or bare action form; `status` dropped. The properties come back even when they do not validate, so the form can
 /// show what it understood and the errors next to the fields.
-pub fn parse_job_text(text: &str) -> ParsedJob {
+pub fn parse_job_text(d: &Desktop, text: &str) -> ParsedJob {
     let value = match parse_lenient_json(text) {
         Ok(v) => v,
         Err(e) => {
@@ -365,7 +365,7 @@ pub fn parse_job_text(text: &str) -> ParsedJob {
     match properties_of_document(value) {
         Ok(properties) => ParsedJob {
             name,
-            errors: validate_properties(&properties, Utc::now(), None),
+            errors: validate_properties(&properties, d.engine.clock().now(), None),
             properties: Some(Json(properties)),
         },
         Err(e) => ParsedJob {

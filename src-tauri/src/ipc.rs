@@ -216,8 +216,8 @@ pub async fn export_job(app: AppHandle, collection: String, name: String) -> Com
 
 #[tauri::command]
 #[specta::specta]
-pub async fn parse_job_text(text: String) -> ParsedJob {
-    c::parse_job_text(&text)
+pub async fn parse_job_text(app: AppHandle, text: String) -> ParsedJob {
+    c::parse_job_text(app.state::<Desktop>().inner(), &text)
 }
 
 #[tauri::command]

@@ -11,4 +11,5 @@ pub mod history;
 pub mod ipc;
 pub mod overview;
 pub mod preview;
+pub mod test_clock;
 pub mod transfer;

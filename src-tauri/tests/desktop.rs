@@ -144,7 +144,9 @@ fn secrets_never_come_back_and_survive_an_edit_that_leaves_them_out() {
 
 #[test]
 fn pasted_json_with_comments_fills_the_form() {
+    let s = setup();
     let parsed = c::parse_job_text(
+        &s.desktop,
         r#"{
         // an Azure job, as exported from the portal
         "name": "nightly",
@@ -161,7 +163,7 @@ fn pasted_json_with_comments_fills_the_form() {
         "Day"
     );
 
-    let broken = c::parse_job_text("{ not json");
+    let broken = c::parse_job_text(&s.desktop, "{ not json");
     assert!(broken.properties.is_none());
     assert!(!broken.errors.is_empty());
 }
@@ -172,7 +174,8 @@ fn pasted_json_with_comments_fills_the_form() {
 fn the_2015_examples_paste_into_the_json_tab() {
     let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/classic");
     let job = std::fs::read_to_string(format!("{examples}/job-2015.json")).unwrap();
-    let parsed = c::parse_job_text(&job);
+    let s = setup();
+    let parsed = c::parse_job_text(&s.desktop, &job);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let properties = parsed.properties.unwrap().0;
     assert_eq!(properties["recurrence"]["frequency"], "week");
@@ -184,7 +187,7 @@ fn the_2015_examples_paste_into_the_json_tab() {
 
     let queue =
         std::fs::read_to_string(format!("{examples}/storage-queue-action-2015.json")).unwrap();
-    let parsed = c::parse_job_text(&queue);
+    let parsed = c::parse_job_text(&s.desktop, &queue);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let properties = parsed.properties.unwrap().0;
     assert_eq!(properties["action"]["type"], "storageQueue");

@@ -22,6 +22,7 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,25 @@ TRAY_BIN = APP_BIN.with_name("kairos-tray")  # the window starts the tray runner
 SCREENSHOTS = Path(os.environ.get("KAIROS_SCREENSHOTS_DIR") or tempfile.mkdtemp(prefix="kairos-screenshots-"))
 OUT = Path(os.environ.get("KAIROS_DESKTOP_E2E_OUT") or tempfile.mkdtemp(prefix="kairos-desktop-e2e-"))
 OUT.mkdir(parents=True, exist_ok=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# The clock. The window and the tray runner read KAIROS_TEST_NOW (kairos_local::test_clock): the
+# instant the suite starts at, anchored to the real time it stands for, so they and these tests
+# read one "now" and every expectation is computed from it. KAIROS_E2E_NOW chooses the instant
+# (an awkward one: the last day of a month after its last run, 29 February, a DST change, New
+# Year's Eve); by default it is the real time. Time flows from there, so due jobs still fire.
+_ANCHOR = time.time()
+_REAL_START = datetime.fromtimestamp(_ANCHOR, timezone.utc)
+_START = (datetime.fromisoformat(os.environ["KAIROS_E2E_NOW"].replace("Z", "+00:00")).astimezone(timezone.utc)
+          if os.environ.get("KAIROS_E2E_NOW") else _REAL_START)
+CLOCK_SHIFT: timedelta = _START - _REAL_START
+TEST_NOW = f"{_START.isoformat()}@{_ANCHOR:.6f}"
+
+
+def now() -> datetime:
+    """What the window and the tray runner read as now (UTC)."""
+    return datetime.now(timezone.utc) + CLOCK_SHIFT
 
 
 def _find_tauri_driver() -> str:
@@ -336,7 +356,7 @@ def desktop_session(request):
             pytest.exit(f"missing {what}: {path}", returncode=2)
     request.getfixturevalue("notification_daemon")
     request.getfixturevalue("sni_watcher")
-    print(f"\ndesktop e2e: logs in {OUT}", file=sys.stderr)
+    print(f"\ndesktop e2e: logs in {OUT}; the clock starts at {_START.isoformat()}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -453,7 +473,8 @@ def running_tauri_driver(name: str, data_dir: Path):
     tauri-driver and every Kairos process of `data_dir`."""
     port, native_port = free_port(), free_port()
     log = OUT / f"tauri-driver-{name}.log"
-    env = dict(os.environ, KAIROS_DATA_DIR=str(data_dir), RUST_LOG=os.environ.get("RUST_LOG", "info"))
+    env = dict(os.environ, KAIROS_DATA_DIR=str(data_dir), KAIROS_TEST_NOW=TEST_NOW,
+               RUST_LOG=os.environ.get("RUST_LOG", "info"))
     with open(log, "wb") as out:
         proc = subprocess.Popen([TAURI_DRIVER, "--port", str(port), "--native-port", str(native_port),
                                  "--native-driver", NATIVE_DRIVER],

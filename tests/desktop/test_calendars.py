@@ -7,10 +7,11 @@ window's clock is the real one."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta
 
 import pytest
 
+from conftest import now as clock_now
 from conftest import invoke, wait_for
 
 pytestmark = pytest.mark.incremental
@@ -19,7 +20,7 @@ COLLECTION = "local/desktop/cal"
 ITEM = 'li[data-testid="collection-cal"]'
 WEEK = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
-START = datetime.now(timezone.utc).date() + timedelta(days=2)
+START = clock_now().date() + timedelta(days=2)
 
 
 def day(n: int) -> date:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import now as clock_now
 from conftest import (emit_action_invoked, notifications, pid_alive, screenshot, stop_pid, tray_bus_name,
                       tray_click, tray_menu, wait_for)
 
@@ -118,8 +119,10 @@ def test_b_builder_preview_and_save(driver, ui, target):
     # A new job starts now (the editor fills in the start time), so it does not also run once at
     # creation: the runs listed are the coming last Fridays.
     assert "when created" not in sentence.lower(), sentence
-    now = datetime.now(timezone.utc)
-    expected = last_fridays_at_0515(now, 3)
+    # The page reads the clock the engine reads (KAIROS_TEST_NOW shifts its Date too).
+    page_now = driver.execute_script("return Date.now()") / 1000
+    assert abs(page_now - clock_now().timestamp()) < 5, (page_now, clock_now())
+    expected = last_fridays_at_0515(clock_now(), 3)
     want = [preview_local(at) for at in expected]
 
     def shown_runs():
@@ -135,8 +138,11 @@ def test_b_builder_preview_and_save(driver, ui, target):
     def marked(at: datetime) -> tuple[str, set[int]]:
         """The calendar of `at`'s month: its title and the days with a run."""
         return f"{at:%B %Y}", {d.day for d in expected if (d.year, d.month) == (at.year, at.month)}
-    next_month = (now.replace(day=1) + timedelta(days=32)).replace(day=1)
-    first, second = marked(now), marked(next_month)
+    # The calendar opens on the month of the first run (src-tauri/src/preview.rs), which is next
+    # month once this month's last Friday at 05:15 has passed.
+    first_month = expected[0].replace(day=1)
+    next_month = (first_month + timedelta(days=32)).replace(day=1)
+    first, second = marked(first_month), marked(next_month)
     wait_for(lambda: calendar_state(ui) == first, 10, f"the calendar to show {first}", describe=lambda: calendar_state(ui))
     ui.click("#preview-month-next")
     wait_for(lambda: calendar_state(ui) == second, 10, f"the calendar to show {second}", describe=lambda: calendar_state(ui))
@@ -390,13 +396,13 @@ def test_e_tray_runner_keeps_firing_after_the_window_closes(driver, ui, app, tar
     assert app.window_pids(), "the window process is running"
     driver.close()  # the last window: the window process ends
     wait_for(lambda: not app.window_pids(), 30, "the window process to exit after its window closed")
-    closed = time.time()
+    closed, closed_at = time.time(), clock_now()  # real (arrivals), the runner's (due times)
     assert pid_alive(tray), "the tray runner outlives the window"
 
     def scheduled_after_close():
         # Not the run at creation (it may arrive late): one *due* after the window was gone.
         return [r for r in target.received(job=MINUTELY, after=closed)
-                if datetime.fromisoformat(r.headers["x-ms-scheduler-expected-execution-time"]).timestamp() >= closed]
+                if datetime.fromisoformat(r.headers["x-ms-scheduler-expected-execution-time"]) >= closed_at]
     fired = wait_for(scheduled_after_close, 75, f"the tray runner to fire a run of {MINUTELY} due after the window closed",
                      describe=lambda: [(r.at, r.headers.get("x-ms-scheduler-expected-execution-time"))
                                        for r in target.received(job=MINUTELY)])

@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 
 import pytest
 
+from conftest import now as clock_now
 from conftest import invoke, wait_for
 
 pytestmark = pytest.mark.incremental
@@ -46,7 +47,7 @@ def test_a_three_disabled_jobs(driver, ui, target):
     wait_for(lambda: driver.title == "Kairos", 15, "the window title 'Kairos'")
     invoke(driver, "create_collection", {"name": COLLECTION, "plan": None})
     # Daily from a year ahead (the engine accepts at most 18 months): nothing runs on its own.
-    start = (datetime.now(timezone.utc) + timedelta(days=365)).strftime("%Y-%m-%dT00:00:00Z")
+    start = (clock_now() + timedelta(days=365)).strftime("%Y-%m-%dT00:00:00Z")
     for name in JOBS:
         invoke(driver, "save_job", {"collection": COLLECTION_ID, "name": name, "create": True, "properties": {
             "startTime": start, "state": "Disabled",
@@ -155,7 +156,7 @@ def test_f_history_pages_past_1000_records(driver, ui, data_dir):
 def test_g_a_run_in_progress_shows_live_then_its_result(driver, ui, target):
     release = target.hold("/m-slow")
     try:
-        start = (datetime.now(timezone.utc) + timedelta(days=365)).strftime("%Y-%m-%dT00:00:00Z")
+        start = (clock_now() + timedelta(days=365)).strftime("%Y-%m-%dT00:00:00Z")
         invoke(driver, "save_job", {"collection": COLLECTION_ID, "name": "m-slow", "create": True, "properties": {
             "startTime": start,
             "action": {"type": "Http", "request": {"uri": f"{target.url}/m-slow", "method": "POST"},

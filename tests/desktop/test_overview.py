@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
+from conftest import now as clock_now
 from conftest import free_port, invoke, screenshot, wait_for
 
 pytestmark = pytest.mark.incremental
@@ -77,7 +78,7 @@ def test_b_new_job_preview_without_url(driver, ui):
 
 def test_c_jobs_for_the_overview(driver, ui):
     closed = free_port()  # nothing listens there: the call fails at once
-    now = datetime.now(timezone.utc)
+    now = clock_now()
     tomorrow = (now + timedelta(days=1)).date()
     http = lambda uri: {"type": "Http", "request": {"uri": uri, "method": "GET"}}  # noqa: E731
     start = now.replace(microsecond=0).isoformat().replace("+00:00", "Z")
@@ -108,7 +109,7 @@ def test_d_week_with_a_failed_and_a_blacked_out_run(driver, ui):
     ui.click("#open-overview")
     wait_for(lambda: ui.hash() == "#/overview", 10, "the overview page")
     ui.type("#overview-zone", "UTC")
-    today = datetime.now(timezone.utc).date()
+    today = clock_now().date()
     ui.click(f'[data-testid="overview-day-{today.isoformat()}"]')
     wait_for(lambda: (FAILING, "failed") in runs_shown(ui), 20, f"today's failed run of {FAILING}",
              describe=lambda: runs_shown(ui))
@@ -135,7 +136,7 @@ def test_d_week_with_a_failed_and_a_blacked_out_run(driver, ui):
 def test_e_daylight_saving_change(driver, ui):
     ui.click("#open-overview")
     ui.click("#overview-view-month")
-    change = next_spring_change(datetime.now(timezone.utc).date())
+    change = next_spring_change(clock_now().date())
     for _ in range(24):
         if ui.all(f'[data-testid="overview-day-{change.isoformat()}"]'):
             break
@@ -183,7 +184,7 @@ QUEUE = "queue-noon"
 def test_g_filters_by_job_state_and_action_kind(driver, ui):
     """The state and action filters: a Storage-queue job from tomorrow beside the Http ones, and
     the job with today's failed run disabled (its past run stays, its future ones go)."""
-    today = datetime.now(timezone.utc).date()
+    today = clock_now().date()
     tomorrow = today + timedelta(days=1)
     invoke(driver, "save_job", {"collection": COLLECTION_ID, "name": QUEUE, "create": True, "properties": {
         "startTime": f"{tomorrow.isoformat()}T00:00:00Z",

@@ -10,12 +10,13 @@ layout, not the form. Screenshots only when KAIROS_SCREENSHOTS_DIR is set."""
 from __future__ import annotations
 
 import os
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
+from conftest import now as clock_now
 from conftest import invoke, screenshot, wait_for
 
 pytestmark = pytest.mark.incremental
@@ -77,7 +78,7 @@ def test_a_window_collection_and_a_job(driver, ui):
     wait_for(lambda: driver.title == "Kairos", 15, "the window title 'Kairos'")
     ui.click("#create-default-collection")
     ui.wait_text("#jobs-title", lambda t: t == COLLECTION, f"to be {COLLECTION!r}")
-    start = (datetime.now(timezone.utc) + timedelta(days=1)).strftime("%Y-%m-%dT08:00:00Z")
+    start = (clock_now() + timedelta(days=1)).strftime("%Y-%m-%dT08:00:00Z")
     invoke(driver, "save_job", {"collection": COLLECTION_ID, "name": JOB, "create": True, "properties": {
         "startTime": start,
         "action": {"type": "Http", "request": {"method": "GET", "uri": "http://127.0.0.1:9/zoom"}},
