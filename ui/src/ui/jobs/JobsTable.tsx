@@ -76,7 +76,12 @@ export function JobsTable({ jobs, selected, sort, onSort, onToggle, onToggleAll,
               aria-selected={selected.has(j.name)}
               class={selected.has(j.name) ? "selected" : ""}
               onClick={(e) => {
-                if (!(e.target as HTMLElement).closest("input, a")) onOpen(j.name);
+                const target = e.target as HTMLElement;
+                if (target.closest("input, a")) return;
+                // The whole checkbox cell selects: a click just beside the box (or on a row that
+                // moved under the pointer as the table refreshed) never opens the job instead.
+                if (target.closest(".select-cell")) onToggle(j.name, e.shiftKey);
+                else onOpen(j.name);
               }}
               onKeyDown={(e) => {
                 if (e.target !== e.currentTarget) return;
@@ -100,7 +105,7 @@ export function JobsTable({ jobs, selected, sort, onSort, onToggle, onToggleAll,
                 }
               }}
             >
-              <td>
+              <td class="select-cell">
                 <input
                   type="checkbox"
                   data-select

@@ -66,6 +66,19 @@ describe("the jobs table", () => {
     ]);
   });
 
+  it("selects from anywhere in the checkbox cell, and opens the job from the rest of the row", async () => {
+    render(<JobsView collection={C} title="default" />);
+    const box = await screen.findByLabelText("Select backup");
+    const cell = box.closest("td")!;
+    fireEvent.click(cell);
+    await waitFor(() => expect(screen.getByLabelText("Select backup")).toHaveProperty("checked", true));
+    expect(location.hash).toBe(`#/c/${encodeURIComponent(C)}`);
+    fireEvent.click(screen.getByLabelText("Select backup").closest("td")!);
+    await waitFor(() => expect(screen.getByLabelText("Select backup")).toHaveProperty("checked", false));
+    fireEvent.click(screen.getByLabelText("Select backup").closest("tr")!.querySelector("td.schedule")!);
+    await waitFor(() => expect(location.hash).toContain("/j/backup"));
+  });
+
   it("exports only the selected jobs", async () => {
     const exported = vi
       .spyOn(api, "exportCollection")
