@@ -3,9 +3,10 @@
 //! Contract (DESIGN.md): once ready, exactly one line `listening on http://ADDR` (`https://`
 //! with `--tls-cert`) on stdout; logs on stderr (`RUST_LOG`, default `info`), never with the
 //! token or any secret. Bad arguments, an address that cannot be bound, an unusable data
-//! directory, a token shorter than 32 characters and unreadable TLS files exit with code 2 and
-//! the ARM error body on stderr, like the other commands; a database that cannot be opened
-//! exits with 1.
+//! directory, a token shorter than 32 characters, unreadable TLS files and a `--database` URL
+//! that is wrong in itself (not a URL, a bad `sslmode`, an unreadable `sslrootcert`) exit with
+//! code 2 and the ARM error body on stderr, like the other commands; a database that cannot be
+//! opened (unreachable, password refused, TLS handshake failed) exits with 1.
 //!
 //! On a network: a non-loopback `--listen` over plain http is refused unless `--insecure-http`
 //! (the bearer token would cross the network in clear text); `--tls-cert`/`--tls-key` serve
@@ -271,6 +272,8 @@ async fn run(
     engine_config.takeover_after = takeover_after;
     let engine = match Engine::open(engine_config) {
         Ok(engine) => engine,
+        // The URL's own mistakes (a bad sslmode, an unreadable sslrootcert) are bad input.
+        Err(kairos_engine::EngineError::Invalid(e)) => return report(&e),
         Err(e) => {
             eprintln!("{}", kairos_api::engine_error_body(e));
             return ExitCode::from(EXIT_FAILURE);

@@ -291,11 +291,32 @@ pub struct PrivateServer {
     dir: PathBuf,
     root: bool,
     port: u16,
+    /// Server options added to every start (TLS).
+    options: String,
+}
+
+/// TLS for a private server (`ssl=on`): its certificate chain and key, PEM. With `client_ca`,
+/// the database `kairos` takes only TLS connections with a client certificate that CA signed
+/// (`hostssl … clientcert=verify-ca`); the other databases take a password as usual.
+#[derive(Debug, Clone, Default)]
+pub struct ServerTls {
+    pub cert_pem: String,
+    pub key_pem: String,
+    pub client_ca_pem: Option<String>,
 }
 
 impl PrivateServer {
     /// A new server with one database, `kairos`.
     pub fn start() -> Result<PrivateServer, String> {
+        Self::start_with(None)
+    }
+
+    /// A new server with one database, `kairos`, that speaks TLS.
+    pub fn start_tls(tls: &ServerTls) -> Result<PrivateServer, String> {
+        Self::start_with(Some(tls))
+    }
+
+    fn start_with(tls: Option<&ServerTls>) -> Result<PrivateServer, String> {
         let Cluster {
             bin,
             root,
@@ -303,6 +324,10 @@ impl PrivateServer {
             data,
         } = init_cluster("pgprivate")?;
         let port = free_port()?;
+        let options = match tls {
+            Some(tls) => tls_files(tls, &dir, &data, root)?,
+            None => String::new(),
+        };
         let server = PrivateServer {
             url: format!("postgres://kairos:{PASSWORD}@127.0.0.1:{port}/kairos"),
             bin,
@@ -310,6 +335,7 @@ impl PrivateServer {
             dir,
             root,
             port,
+            options,
         };
         server.resume()?;
         let admin = Server {
@@ -337,9 +363,10 @@ impl PrivateServer {
     /// Start it again on the same port.
     pub fn resume(&self) -> Result<(), String> {
         let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200{}",
             self.port,
-            self.dir.display()
+            self.dir.display(),
+            self.options
         );
         let log = format!("{}/log", self.dir.display());
         run(
@@ -347,6 +374,45 @@ impl PrivateServer {
             "pg_ctl start",
         )
     }
+}
+
+/// Write the server's TLS files (owned by the server's user, the key private, as PostgreSQL
+/// demands) and, for client certificates, its pg_hba.conf; the options that turn TLS on.
+fn tls_files(tls: &ServerTls, dir: &Path, data: &Path, root: bool) -> Result<String, String> {
+    let write = |name: &str, text: &str| -> Result<PathBuf, String> {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut chmod = Command::new("chmod");
+        chmod.arg("0600").arg(&path);
+        run(chmod, "chmod")?;
+        if root {
+            let mut chown = Command::new("chown");
+            chown.arg("postgres:postgres").arg(&path);
+            run(chown, "chown")?;
+        }
+        Ok(path)
+    };
+    let cert = write("server.crt", &tls.cert_pem)?;
+    let key = write("server.key", &tls.key_pem)?;
+    let mut options = format!(
+        " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+        cert.display(),
+        key.display()
+    );
+    if let Some(ca) = &tls.client_ca_pem {
+        let ca = write("client-ca.crt", ca)?;
+        options.push_str(&format!(" -c ssl_ca_file={}", ca.display()));
+        let hba = data.join("pg_hba.conf");
+        std::fs::write(
+            &hba,
+            "local all all trust\n\
+             hostnossl kairos all 127.0.0.1/32 reject\n\
+             hostssl kairos all 127.0.0.1/32 scram-sha-256 clientcert=verify-ca\n\
+             host all all 127.0.0.1/32 scram-sha-256\n",
+        )
+        .map_err(|e| format!("{}: {e}", hba.display()))?;
+    }
+    Ok(options)
 }
 
 impl Drop for PrivateServer {

@@ -5,12 +5,14 @@
 
 pub mod migrations;
 pub mod pg_migrations;
+mod pg_tls;
 mod postgres;
 #[cfg_attr(unix, path = "private_unix.rs")]
 #[cfg_attr(not(unix), path = "private_other.rs")]
 mod private;
 mod sqlite;
 
+pub use pg_tls::{PgTlsError, SslMode, TlsOptions};
 pub use postgres::{PgStore, PG_CONNECTIONS};
 pub use sqlite::{SqliteStore, DEFAULT_BUSY_TIMEOUT};
 

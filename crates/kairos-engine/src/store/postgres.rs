@@ -10,13 +10,14 @@
 //! on it (`listen`).
 
 use super::pg_migrations::MIGRATIONS;
+use super::pg_tls::{self, PgTls, PgTlsError};
 use crate::db::pg::{Handle, PgDb, Statements};
 use crate::db::Db;
 use crate::error::{EngineError, Result};
 use futures_executor::block_on;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
-use tokio_postgres::{AsyncMessage, Client, Config, IsolationLevel, NoTls};
+use tokio_postgres::{AsyncMessage, Client, Config, IsolationLevel};
 
 /// Connections per store: the runner, the API's blocking calls and the recorder share them.
 pub const PG_CONNECTIONS: usize = 6;
@@ -29,6 +30,8 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct PgStore {
     runtime: Option<tokio::runtime::Runtime>,
     config: Config,
+    /// TLS as the URL's `sslmode`, `sslrootcert`, `sslcert` and `sslkey` say (`pg_tls`).
+    tls: PgTls,
     /// `host:port/database` for messages: never the password.
     place: String,
     conns: Vec<Mutex<Option<PgConn>>>,
@@ -53,6 +56,8 @@ impl PgStore {
     /// Connect to `url` and bring the database to the newest schema. A malformed URL, a refused
     /// password or an unreachable server is an error that says which, never a panic.
     pub fn open(url: &str) -> Result<PgStore> {
+        let (url, tls) = pg_tls::split_url(url).map_err(tls_error)?;
+        let tls = PgTls::new(&tls).map_err(tls_error)?;
         let mut config: Config = url.parse().map_err(|e| {
             EngineError::bad_request(
                 "database",
@@ -61,6 +66,7 @@ impl PgStore {
                 ),
             )
         })?;
+        config.ssl_mode(tls.mode().for_tokio_postgres());
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
@@ -79,24 +85,40 @@ impl PgStore {
         let store = PgStore {
             runtime: Some(runtime),
             config,
+            tls,
             place,
             conns: (0..PG_CONNECTIONS).map(|_| Mutex::new(None)).collect(),
             instance: uuid::Uuid::new_v4().simple().to_string(),
         };
         store.with_conn(migrate)?;
+        let tls = store.tls_in_use()?;
+        tracing::info!(database = %store.place, tls, sslmode = store.tls.mode().as_str(), "connected to PostgreSQL");
         Ok(store)
     }
 
     /// `host:port/database` of a URL, for logs and messages (never its password).
     pub fn describe_url(url: &str) -> String {
-        url.parse::<Config>()
+        pg_tls::split_url(url)
+            .ok()
+            .and_then(|(url, _)| url.parse::<Config>().ok())
             .map(|c| format!("postgres://{}", place(&c)))
-            .unwrap_or_else(|_| "postgres://(invalid URL)".into())
+            .unwrap_or_else(|| "postgres://(invalid URL)".into())
     }
 
     /// `host:port/database`, for messages.
     pub fn place(&self) -> &str {
         &self.place
+    }
+
+    /// Whether this store's connections are encrypted, as the server sees it (`pg_stat_ssl`).
+    pub fn tls_in_use(&self) -> Result<bool> {
+        self.with_conn(|conn| {
+            let row = block_on(conn.client.query_one(
+                "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+                &[],
+            ))?;
+            Ok(row.get(0))
+        })
     }
 
     fn runtime(&self) -> &tokio::runtime::Runtime {
@@ -107,26 +129,27 @@ impl PgStore {
 
     async fn connect_with(
         config: Config,
+        tls: PgTls,
     ) -> std::result::Result<
         (
             Client,
-            tokio_postgres::Connection<tokio_postgres::Socket, tokio_postgres::tls::NoTlsStream>,
+            tokio_postgres::Connection<tokio_postgres::Socket, pg_tls::PgTlsStream>,
         ),
         tokio_postgres::Error,
     > {
-        config.connect(NoTls).await
+        config.connect(tls).await
     }
 
     fn connect(&self) -> Result<PgConn> {
         let config = self.config.clone();
         let handle = self.runtime().handle();
-        let connected = block_on(handle.spawn(Self::connect_with(config)))
+        let connected = block_on(handle.spawn(Self::connect_with(config, self.tls.clone())))
             .map_err(|e| EngineError::internal(format!("connecting to the database: {e}")))?;
         let (client, connection) = connected.map_err(|e| {
             EngineError::Storage(format!(
                 "cannot connect to the PostgreSQL database {}: {}",
                 self.place,
-                describe(&e)
+                pg_tls::explain(&e, &self.tls).unwrap_or_else(|| describe(&e))
             ))
         })?;
         handle.spawn(async move {
@@ -236,10 +259,11 @@ impl PgStore {
     /// until the store is dropped or `on_change` returns false. Reconnects by itself.
     pub fn listen(&self, on_change: impl Fn() -> bool + Send + Sync + 'static) {
         let config = self.config.clone();
+        let tls = self.tls.clone();
         self.runtime().spawn(async move {
             let mut logged = false;
             loop {
-                match listen_once(&config, &on_change).await {
+                match listen_once(&config, tls.clone(), &on_change).await {
                     Ok(()) => return,
                     Err(e) => {
                         if !logged {
@@ -260,9 +284,10 @@ impl PgStore {
 
 async fn listen_once(
     config: &Config,
+    tls: PgTls,
     on_change: &(impl Fn() -> bool + Send + Sync),
 ) -> std::result::Result<(), tokio_postgres::Error> {
-    let (client, mut connection) = config.connect(NoTls).await?;
+    let (client, mut connection) = config.connect(tls).await?;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let driver = tokio::spawn(async move {
         loop {
@@ -336,6 +361,15 @@ fn place(config: &Config) -> String {
         .or(config.get_user())
         .unwrap_or("postgres");
     format!("{host}:{port}/{database}")
+}
+
+/// A TLS option that cannot be used is bad input naming the option; anything else (which `open`
+/// does not produce) is internal.
+fn tls_error(e: PgTlsError) -> EngineError {
+    match e {
+        PgTlsError::Option { option, message } => EngineError::bad_request(option, message),
+        other => EngineError::internal(other.to_string()),
+    }
 }
 
 /// The server's message when there is one (tokio-postgres shows only "db error").
