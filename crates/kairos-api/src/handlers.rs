@@ -67,6 +67,13 @@ async fn dispatch(
 ) -> Result<Response, ApiError> {
     let (parts, body) = request.into_parts();
     let connection = parts.extensions.get::<Connection>().copied();
+    // Health and readiness probes need no token; metrics do unless the server says otherwise.
+    if let Some(endpoint) = crate::ops::Endpoint::parse(parts.uri.path()) {
+        if endpoint.needs_token(api) {
+            authenticate(api, &parts, connection)?;
+        }
+        return crate::ops::answer(api, endpoint, &parts.method).await;
+    }
     authenticate(api, &parts, connection)?;
     let body_timeout = connection.map_or(ServeConfig::DEFAULT_BODY_READ_TIMEOUT, |c| {
         c.body_read_timeout
@@ -201,8 +208,9 @@ pub(crate) async fn call<T: Send + 'static>(
     operation: impl FnOnce(&Engine) -> Result<T, EngineError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let api = api.clone();
+    let engine = api.engine.clone();
     match tokio::task::spawn_blocking(move || operation(&api.engine)).await {
-        Ok(result) => Ok(result?),
+        Ok(result) => Ok(result.inspect_err(|e| engine.count_store_error(e))?),
         Err(e) => {
             tracing::error!(error = %e, "an engine operation panicked");
             Err(ApiError::internal(

@@ -21,6 +21,8 @@
 //!   (401), path (404), method (405), api-version and query (400), body (408, 413, 400), then
 //!   the engine (its own status and ARM error). A client without the token learns nothing about
 //!   which paths exist.
+//! - **Operations endpoints** (`ops.rs`): `GET /healthz`, `/readyz` (no token) and `/metrics`
+//!   (the token unless `OpsOptions::metrics_without_token`), matched before the ARM paths.
 //! - **Its own server loop** (`server.rs`) instead of `axum::serve`: TLS, a connection cap,
 //!   header and body timeouts, and the peer address and scheme for the handlers.
 //!
@@ -33,6 +35,7 @@ mod classic;
 mod commands;
 mod error;
 mod handlers;
+mod ops;
 mod query;
 mod route;
 mod server;
@@ -74,6 +77,8 @@ pub(crate) struct Api {
     pub throttle: throttle::Throttle,
     /// Whether job writes may carry a Command action (`commands.rs`).
     pub allow_commands: bool,
+    /// Whether `GET /metrics` is served without the token (`ops.rs`).
+    pub metrics_without_token: bool,
 }
 
 /// What a server may do beyond the Azure API.
@@ -82,6 +87,15 @@ pub struct ApiOptions {
     /// Accept job definitions whose action or error action is `Command` (it runs a program as
     /// the user). Off by default: see docs/semantics.md, "Command action".
     pub allow_commands: bool,
+}
+
+/// How the operations endpoints beside the API are served (`GET /healthz`, `/readyz` and
+/// `/metrics`; health and readiness never need the token). Kept apart from [`ApiOptions`],
+/// which other front ends build field by field.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpsOptions {
+    /// Serve `GET /metrics` without the API token (for a scraper on a trusted network).
+    pub metrics_without_token: bool,
 }
 
 /// The REST API over `engine`, for clients that send `Authorization: Bearer {token}`.
@@ -94,11 +108,22 @@ pub fn router(engine: Engine, token: String) -> Router {
 
 /// [`router`], with the options a server may turn on.
 pub fn router_with(engine: Engine, token: String, options: ApiOptions) -> Router {
+    router_with_ops(engine, token, options, OpsOptions::default())
+}
+
+/// [`router_with`], with the options of the operations endpoints.
+pub fn router_with_ops(
+    engine: Engine,
+    token: String,
+    options: ApiOptions,
+    ops: OpsOptions,
+) -> Router {
     let api = Arc::new(Api {
         engine,
         token: auth::Token::new(token),
         throttle: throttle::Throttle::default(),
         allow_commands: options.allow_commands,
+        metrics_without_token: ops.metrics_without_token,
     });
     Router::new().fallback(handlers::handle).with_state(api)
 }

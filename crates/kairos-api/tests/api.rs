@@ -68,6 +68,13 @@ impl Server {
     }
 
     async fn start_with(options: kairos_api::ApiOptions) -> Server {
+        Server::start_with_ops(options, kairos_api::OpsOptions::default()).await
+    }
+
+    async fn start_with_ops(
+        options: kairos_api::ApiOptions,
+        ops: kairos_api::OpsOptions,
+    ) -> Server {
         let dir = tempfile::tempdir().unwrap();
         // The API's contract holds on both stores: KAIROS_TEST_STORE=postgres runs it on PostgreSQL.
         let postgres = kairos_pgtest::if_chosen();
@@ -79,7 +86,7 @@ impl Server {
         let runner = engine.start_runner();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let router = kairos_api::router_with(engine, TOKEN.to_string(), options);
+        let router = kairos_api::router_with_ops(engine, TOKEN.to_string(), options, ops);
         tokio::spawn(kairos_api::serve(
             listener,
             router,
@@ -831,3 +838,6 @@ mod commands;
 
 #[path = "api/never_runs.rs"]
 mod never_runs;
+
+#[path = "api/ops.rs"]
+mod ops;

@@ -1,8 +1,9 @@
 //! `kairos serve`: the scheduler and the REST API in one process, until SIGINT or SIGTERM.
 //!
 //! Contract (DESIGN.md): once ready, exactly one line `listening on http://ADDR` (`https://`
-//! with `--tls-cert`) on stdout; logs on stderr (`RUST_LOG`, default `info`), never with the
-//! token or any secret. Bad arguments, an address that cannot be bound, an unusable data
+//! with `--tls-cert`) on stdout; logs on stderr (`RUST_LOG`, default `info`; `--log-format
+//! json`: one JSON object per line), never with the token or any secret. Bad arguments,
+//! an address that cannot be bound, an unusable data
 //! directory, a token shorter than 32 characters, unreadable TLS files and a `--database` URL
 //! that is wrong in itself (not a URL, a bad `sslmode`, an unreadable `sslrootcert`) exit with
 //! code 2 and the ARM error body on stderr, like the other commands; a database that cannot be
@@ -80,6 +81,21 @@ pub struct ServeArgs {
     /// cut off) has its claimed work taken over by the others.
     #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = takeover_seconds)]
     takeover_after: Duration,
+    /// Serve GET /metrics without the API token (for a Prometheus scraper on a trusted network);
+    /// GET /healthz and /readyz never need it.
+    #[arg(long)]
+    metrics_without_token: bool,
+    /// How the logs on stderr look: `text` (for people) or `json` (one JSON object per line,
+    /// for log collectors).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+/// `--log-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 /// The takeover time: from 1 to 30 seconds.
@@ -124,7 +140,7 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
         Ok(dir) => dir,
         Err(e) => return report(&FieldError::bad_request("--data-dir", e.to_string()).into()),
     };
-    init_logging();
+    init_logging(args.log_format);
     let token = match api_token(&dir) {
         Ok(token) => token,
         Err(message) => {
@@ -176,6 +192,7 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
                 .or_else(|| std::env::var("KAIROS_DATABASE_URL").ok())
                 .filter(|url| !url.trim().is_empty()),
             takeover_after: args.takeover_after,
+            metrics_without_token: args.metrics_without_token,
         },
     ));
     // Engine calls still on the blocking pool get a moment; the database stays consistent
@@ -192,6 +209,7 @@ struct Guards {
     /// A PostgreSQL URL; `None`: the SQLite file in the data directory.
     database: Option<String>,
     takeover_after: Duration,
+    metrics_without_token: bool,
 }
 
 async fn run(
@@ -206,6 +224,7 @@ async fn run(
         allow_commands,
         database: database_url,
         takeover_after,
+        metrics_without_token,
     } = guards;
     let mut signals = match kairos_local::shutdown::StopRequests::install() {
         Ok(signals) => signals,
@@ -299,7 +318,17 @@ async fn run(
             "--allow-commands: API clients may create jobs that run programs as this user"
         );
     }
-    let router = kairos_api::router_with(engine, token, kairos_api::ApiOptions { allow_commands });
+    if metrics_without_token {
+        tracing::info!("--metrics-without-token: GET /metrics is served without the API token");
+    }
+    let router = kairos_api::router_with_ops(
+        engine,
+        token,
+        kairos_api::ApiOptions { allow_commands },
+        kairos_api::OpsOptions {
+            metrics_without_token,
+        },
+    );
     let mut server = tokio::spawn(kairos_api::serve(listener, router, config, async {
         let _ = stopped.await;
     }));
@@ -355,15 +384,25 @@ fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     })
 }
 
-fn init_logging() {
+fn init_logging(format: LogFormat) {
     use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(filter)
-        .try_init();
+        .with_env_filter(filter);
+    let _ = match format {
+        LogFormat::Text => builder
+            .with_ansi(std::io::stderr().is_terminal())
+            .try_init(),
+        // One object per line: timestamp, level, target, the message and the event's fields
+        // at the top level (`flatten_event`), never colors.
+        LogFormat::Json => builder
+            .json()
+            .flatten_event(true)
+            .with_ansi(false)
+            .try_init(),
+    };
 }
 
 /// A failure that is not the caller's input: the ARM error body on stderr, exit code 1.

@@ -7,6 +7,7 @@
 use crate::actions::{Executor, ExecutorConfig};
 use crate::clock::{Clock, SystemClock};
 use crate::error::Result;
+use crate::metrics::Metrics;
 use crate::plan::PlanCache;
 use crate::runner::Activity;
 use crate::store::Store;
@@ -84,6 +85,8 @@ pub(crate) struct Inner {
     pub(crate) activity: Activity,
     /// The database's own id (table `meta`), which salts execution tags.
     pub(crate) database_id: OnceLock<String>,
+    /// What the runner counts, for `GET /metrics` (`metrics.rs`).
+    pub(crate) metrics: Metrics,
     pub(crate) config: EngineConfig,
 }
 
@@ -94,6 +97,7 @@ impl Engine {
             Database::Memory => Store::open_in_memory()?,
             Database::Postgres(url) => Store::open_postgres(url)?,
         };
+        let pool = matches!(store, Store::Postgres(_)).then_some(crate::store::PG_CONNECTIONS);
         Ok(Engine {
             inner: Arc::new(Inner {
                 store,
@@ -103,6 +107,7 @@ impl Engine {
                 wake: Notify::new(),
                 activity: Activity::default(),
                 database_id: OnceLock::new(),
+                metrics: Metrics::new(pool),
                 config,
             }),
         })

@@ -102,6 +102,15 @@ impl Engine {
             failure,
         };
         let start = self.inner.clock.now();
+        let metrics = &self.inner.metrics;
+        if attempt.retry_count > 0 {
+            metrics.retries.inc();
+        } else if !attempt.error_action {
+            // An occurrence's first attempt: sent now, this late.
+            metrics.occurrences_sent.inc();
+            let late_ms = (to_ms(start) - attempt.scheduled_time).max(0);
+            metrics.lateness.observe(late_ms as f64 / 1000.0);
+        }
         // A panic inside the action is caught where it is polled: it fails this attempt alone.
         // (Polled in this task, not a task of its own: one task per attempt is enough.)
         let outcome = std::panic::AssertUnwindSafe(async {
@@ -117,6 +126,7 @@ impl Engine {
             tracing::error!(job = %job.name, "the action failed inside Kairos: {why}");
             Outcome::failed(format!("Kairos failed while running the action: {why}"))
         });
+        metrics.attempt_done(outcome.success);
         let end = self.inner.clock.now().max(start);
         let action = action_of(&plan, attempt.error_action).expect("checked above");
         Some(Finished::new(

@@ -176,6 +176,7 @@ impl Engine {
             })
         };
         check().unwrap_or_else(|e| {
+            self.inner.metrics.store_error(&e);
             tracing::warn!(error = %e, "cannot check the claims before sending; sending");
             vec![true; questions.len()]
         })

@@ -113,7 +113,12 @@ impl Engine {
                 Err(e) => tracing::warn!(error = %e, "cannot watch the database for other writers"),
             }
         }
-        let task = tokio::spawn(async move { engine.run_loop(stop_rx).await });
+        // Running from now (readiness), until the loop ends, also by a panic or an abort.
+        let running = self.inner.metrics.runner_started();
+        let task = tokio::spawn(async move {
+            let _running = running;
+            engine.run_loop(stop_rx).await
+        });
         RunnerHandle {
             stop,
             task,

@@ -66,13 +66,20 @@ impl Engine {
                 return Ok(());
             }
             let now_ms = to_ms(now);
-            let applied = self.inner.store.write(|tx| {
-                let mut applied = 0;
+            let (applied, runs) = self.inner.store.write(|tx| {
+                let (mut applied, mut runs) = (0, 0);
                 for (row, decision) in &decisions {
-                    applied += usize::from(apply(tx, row, decision, now_ms)?);
+                    if apply(tx, row, decision, now_ms)? {
+                        applied += 1;
+                        if let Decision::Promote(p) = decision {
+                            runs += p.runs.len();
+                        }
+                    }
                 }
-                Ok(applied)
+                Ok((applied, runs))
             })?;
+            // Counted once committed.
+            self.inner.metrics.occurrences_due.inc_by(runs as u64);
             // A full batch goes on; a batch where nothing applied (every job changed under us)
             // stops here rather than spin: the next pass reads them again.
             if (decisions.len() as i64) < PROMOTE_BATCH || applied == 0 {

@@ -115,6 +115,7 @@ impl Engine {
         mut stop: watch::Receiver<bool>,
     ) {
         let activity = &self.inner.activity;
+        let metrics = &self.inner.metrics;
         let mut pending: Vec<Finished> = Vec::new();
         let mut backoff = Backoff::new("recording results");
         let mut open = true;
@@ -153,6 +154,7 @@ impl Engine {
             }
             self.notify_faults(outcome.faults);
             activity.finished(outcome.recorded);
+            metrics.claims_held.dec_by(outcome.recorded as i64);
             if outcome.failed.is_empty() {
                 backoff.succeeded();
                 continue;
@@ -161,6 +163,7 @@ impl Engine {
             let error = outcome
                 .error
                 .unwrap_or_else(|| EngineError::internal("unknown"));
+            metrics.store_error(&error);
             let delay = backoff.failed("record attempt results", &error);
             if *stop.borrow() {
                 let deadline =
@@ -171,6 +174,7 @@ impl Engine {
                         "stopping with results that could not be written; those attempts will run again"
                     );
                     activity.finished(pending.len());
+                    metrics.claims_held.dec_by(pending.len() as i64);
                     return;
                 }
                 tokio::time::sleep(std::time::Duration::from_millis(delay as u64)).await;

@@ -116,14 +116,19 @@ impl Engine {
                                     sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                                     if results.send(finished).is_err() {
                                         engine.inner.activity.finished(1);
+                                        engine.inner.metrics.claims_held.dec();
                                     }
                                 }
-                                None => engine.inner.activity.finished(1),
+                                None => {
+                                    engine.inner.activity.finished(1);
+                                    engine.inner.metrics.claims_held.dec();
+                                }
                             }
                         });
                     }
                 }
                 Err((doing, e)) => {
+                    self.inner.metrics.store_error(&e);
                     wake_at = now_ms + backoff.failed(doing, &e);
                 }
             }
@@ -171,8 +176,9 @@ impl Engine {
         let Some(lease) = *held else {
             return Ok(outcome);
         };
-        lease::release_dead_claims(&self.inner.store, owner)
+        let taken_over = lease::release_dead_claims(&self.inner.store, owner)
             .map_err(|e| ("hand back the claims of ended runners", e))?;
+        self.inner.metrics.takeovers.inc_by(taken_over as u64);
         // Paused (the tray's "Pause all jobs"): hold the lease, fire nothing. On resume, what
         // came due meanwhile follows each job's catch-up policy, like missed runs.
         let paused = self
@@ -187,6 +193,10 @@ impl Engine {
         outcome.claimed = self
             .claim_due(now_ms + LEAD_MS, owner, lease.epoch)
             .map_err(|e| ("claim due attempts", e))?;
+        self.inner
+            .metrics
+            .claims_held
+            .inc_by(outcome.claimed.len() as i64);
         if state.retention_due {
             self.apply_retention(now_ms)
                 .map_err(|e| ("apply history retention", e))?;
