@@ -342,7 +342,7 @@ fn options_that_cannot_be_used_are_bad_input_naming_the_option() {
         assert!(stderr.contains(&expected), "{query}: {stderr}");
         let option = expected.split(':').next().unwrap();
         assert!(
-            stderr.contains(&format!("\"code\":\"BadRequest\"")),
+            stderr.contains("\"code\":\"BadRequest\""),
             "{query}: {stderr}"
         );
         assert!(
