@@ -130,7 +130,10 @@ mod tests {
         let clock = ShiftedClock::new(at, real);
         let read = clock.now();
         assert!(read >= at, "{read} is before {at}");
-        assert!(read - at < chrono::TimeDelta::seconds(5), "{read} far from {at}");
+        assert!(
+            read - at < chrono::TimeDelta::seconds(5),
+            "{read} far from {at}"
+        );
         assert_eq!(clock.offset(), at - real);
     }
 }

@@ -8,7 +8,7 @@
 
 use super::record::prune_history;
 use super::{PROMOTE_BATCH, QUEUED_DUE};
-use crate::db::Db;
+use crate::db::{Db, Dialect};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::params;
@@ -28,61 +28,56 @@ enum Decision {
 
 impl Engine {
     /// Promote every occurrence due by `horizon_ms` (a little ahead of `now`), in batches.
+    ///
+    /// SQLite: each batch is read and decided on a reader, then applied in a short write to
+    /// the jobs that did not change. PostgreSQL, where the runners of several servers promote
+    /// at once: each batch is read, decided and applied in one runner write
+    /// (`Store::write_runner`) that locks the due jobs it reads and skips those another server
+    /// has locked, so the servers promote different batches side by side; only the batch's
+    /// rows are held while it is decided, never the whole database.
     pub(super) fn promote_due(
         &self,
         now: DateTime<Utc>,
         horizon_ms: i64,
         reason: MissReason,
     ) -> Result<()> {
+        let now_ms = to_ms(now);
+        let locking = self.inner.store.dialect() == Dialect::Postgres;
         loop {
-            let (rows, busy) = self.inner.store.read(|conn| {
-                let rows = conn.query_map(
-                    &format!(
-                        "SELECT {JOB_COLUMNS} FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL AND next_run <= ?1
-                         ORDER BY next_run LIMIT ?2"
-                    ),
-                    params![horizon_ms, PROMOTE_BATCH],
-                    job_from_row,
-                )?;
-                let ids = serde_json::Value::from(rows.iter().map(|r| r.id).collect::<Vec<_>>()).to_string();
-                let busy: HashSet<i64> = conn
-                    .query_map(
-                        "SELECT DISTINCT job_id FROM attempts WHERE job_id IN (SELECT value FROM json_each(?1))",
-                        params![ids],
-                        |r| r.get::<i64>(0),
-                    )?
+            let promote = |db: &Db<'_>, apply_to: Option<&Db<'_>>| -> Result<Batch> {
+                let (rows, busy) = read_due(db, horizon_ms, locking)?;
+                let decisions: Vec<(JobRow, Decision)> = rows
                     .into_iter()
+                    .map(|row| {
+                        let decision = self.decide(&row, now, busy.contains(&row.id), reason);
+                        (row, decision)
+                    })
                     .collect();
-                Ok((rows, busy))
-            })?;
-            let decisions: Vec<(JobRow, Decision)> = rows
-                .into_iter()
-                .map(|row| {
-                    let decision = self.decide(&row, now, busy.contains(&row.id), reason);
-                    (row, decision)
-                })
-                .collect();
-            if decisions.is_empty() {
-                return Ok(());
-            }
-            let now_ms = to_ms(now);
-            let (applied, runs) = self.inner.store.write(|tx| {
-                let (mut applied, mut runs) = (0, 0);
-                for (row, decision) in &decisions {
-                    if apply(tx, row, decision, now_ms)? {
-                        applied += 1;
-                        if let Decision::Promote(p) = decision {
-                            runs += p.runs.len();
-                        }
-                    }
+                match apply_to {
+                    Some(tx) => apply_all(tx, &decisions, now_ms),
+                    None => Ok(Batch {
+                        read: decisions.len(),
+                        decisions,
+                        ..Batch::default()
+                    }),
                 }
-                Ok((applied, runs))
-            })?;
+            };
+            let batch = if locking {
+                self.inner.store.write_runner(|tx| promote(tx, Some(tx)))?
+            } else {
+                let decided = self.inner.store.read(|conn| promote(conn, None))?;
+                if decided.read == 0 {
+                    return Ok(());
+                }
+                self.inner
+                    .store
+                    .write_runner(|tx| apply_all(tx, &decided.decisions, now_ms))?
+            };
             // Counted once committed.
-            self.inner.metrics.occurrences_due.inc_by(runs as u64);
+            self.inner.metrics.occurrences_due.inc_by(batch.runs as u64);
             // A full batch goes on; a batch where nothing applied (every job changed under us)
             // stops here rather than spin: the next pass reads them again.
-            if (decisions.len() as i64) < PROMOTE_BATCH || applied == 0 {
+            if (batch.read as i64) < PROMOTE_BATCH || batch.applied == 0 {
                 return Ok(());
             }
         }
@@ -123,6 +118,57 @@ impl Engine {
             }
         }
     }
+}
+
+/// One batch of promotions: how many due jobs were read, applied, and runs made due.
+#[derive(Default)]
+struct Batch {
+    read: usize,
+    applied: usize,
+    runs: usize,
+    /// Read and decided, not yet applied (SQLite's two steps).
+    decisions: Vec<(JobRow, Decision)>,
+}
+
+/// The next batch of due jobs and which of them have an occurrence under way. `lock`
+/// (PostgreSQL, inside the write): the rows are locked, skipping those another server holds.
+fn read_due(db: &Db<'_>, horizon_ms: i64, lock: bool) -> Result<(Vec<JobRow>, HashSet<i64>)> {
+    let rows = db.query_map(
+        &format!(
+            "SELECT {JOB_COLUMNS} FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL AND next_run <= ?1
+             ORDER BY next_run LIMIT ?2{}",
+            if lock { " FOR UPDATE SKIP LOCKED" } else { "" }
+        ),
+        params![horizon_ms, PROMOTE_BATCH],
+        job_from_row,
+    )?;
+    let ids = serde_json::Value::from(rows.iter().map(|r| r.id).collect::<Vec<_>>()).to_string();
+    let busy: HashSet<i64> = db
+        .query_map(
+            "SELECT DISTINCT job_id FROM attempts WHERE job_id IN (SELECT value FROM json_each(?1))",
+            params![ids],
+            |r| r.get::<i64>(0),
+        )?
+        .into_iter()
+        .collect();
+    Ok((rows, busy))
+}
+
+/// Apply every decision whose job is still as it was read.
+fn apply_all(tx: &Db<'_>, decisions: &[(JobRow, Decision)], now_ms: i64) -> Result<Batch> {
+    let mut batch = Batch {
+        read: decisions.len(),
+        ..Batch::default()
+    };
+    for (row, decision) in decisions {
+        if apply(tx, row, decision, now_ms)? {
+            batch.applied += 1;
+            if let Decision::Promote(p) = decision {
+                batch.runs += p.runs.len();
+            }
+        }
+    }
+    Ok(batch)
 }
 
 /// Write one decision if the job is still as it was read. True when it was applied.

@@ -199,7 +199,7 @@ impl Engine {
 
     /// Record finished attempts in one transaction, each in its own savepoint.
     fn record_batch(&self, batch: Vec<Finished>) -> BatchOutcome {
-        let written = self.inner.store.write(|tx| {
+        let written = self.inner.store.write_runner(|tx| {
             let mut more_work = false;
             let mut failed = Vec::new();
             // Cached statements: a burst records thousands of results in one transaction.
@@ -207,7 +207,12 @@ impl Engine {
                 tx.execute(sql, params![])?;
                 Ok(())
             };
-            for (i, finished) in batch.iter().enumerate() {
+            // In job order: the runners of several servers record side by side on PostgreSQL
+            // (`Store::write_runner`), and rows locked in one order never deadlock.
+            let mut order: Vec<usize> = (0..batch.len()).collect();
+            order.sort_by_key(|&i| batch[i].attempt.job_id);
+            for i in order {
+                let finished = &batch[i];
                 step("SAVEPOINT record_one")?;
                 match record_one(tx, finished) {
                     Ok(more) => {

@@ -13,6 +13,7 @@ mod private;
 mod sqlite;
 
 pub use pg_tls::{PgTlsError, SslMode, TlsOptions};
+use postgres::WriteLock;
 pub use postgres::{PgStore, PG_CONNECTIONS};
 pub use sqlite::{SqliteStore, DEFAULT_BUSY_TIMEOUT};
 
@@ -80,7 +81,18 @@ impl Store {
     pub fn write_row_locked<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
         match self {
             Store::Sqlite(s) => s.write(f),
-            Store::Postgres(p) => p.write_with(false, f),
+            Store::Postgres(p) => p.write_with(WriteLock::RowsOnly, f),
+        }
+    }
+
+    /// The runner's own writes, promotions and results: on PostgreSQL they run beside those of
+    /// the other servers (the write lock taken shared, so never beside any other write) and wake
+    /// no one (`postgres::WriteLock::Shared` says why each stays correct). On SQLite the same as
+    /// `write`.
+    pub fn write_runner<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        match self {
+            Store::Sqlite(s) => s.write(f),
+            Store::Postgres(p) => p.write_with(WriteLock::Shared, f),
         }
     }
 

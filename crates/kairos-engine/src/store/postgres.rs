@@ -24,6 +24,25 @@ pub const PG_CONNECTIONS: usize = 6;
 /// The advisory lock every write transaction holds (the bytes of "Kairos").
 const WRITE_LOCK: i64 = 0x4b61_6972_6f73;
 const CHANGES_CHANNEL: &str = "kairos_changes";
+
+/// How a write transaction takes the store's advisory lock (`WRITE_LOCK`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum WriteLock {
+    /// Alone: no other write of any server runs meanwhile, so an operation that reads, checks
+    /// and writes means what it means on SQLite. Every write but the runner's. Its commit wakes
+    /// the other servers.
+    Exclusive,
+    /// Beside the other shared writes of every server, never beside an exclusive one: the
+    /// runner's promotions and results, whose every statement is guarded by its rows (a job is
+    /// promoted only if its version and next run are still those read, and its rows are locked
+    /// first, skipping those another server is promoting; counters are increments; an attempt
+    /// is recorded only by the runner that claimed it). Commits wake nobody: the others wake
+    /// for their own due times, and what one runner scheduled it runs itself.
+    Shared,
+    /// No advisory lock: claims, which lock the rows they take (`FOR UPDATE SKIP LOCKED`).
+    RowsOnly,
+}
+
 /// How long connecting may take before it is an error (unless the URL says otherwise).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -224,20 +243,29 @@ impl PgStore {
     }
 
     pub fn write<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
-        self.write_with(true, f)
+        self.write_with(WriteLock::Exclusive, f)
     }
 
-    /// A write transaction; `serialized`: under the write lock, telling the other servers.
+    /// A write transaction under `lock`; only an exclusive write that changed rows tells the
+    /// other servers.
     pub(super) fn write_with<T>(
         &self,
-        serialized: bool,
+        lock: WriteLock,
         f: impl FnOnce(&Db<'_>) -> Result<T>,
     ) -> Result<T> {
         self.with_conn(|conn| {
             let PgConn { client, statements } = conn;
             let tx = block_on(client.transaction())?;
-            if serialized {
-                block_on(tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK]))?;
+            match lock {
+                WriteLock::Exclusive => {
+                    block_on(tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK]))?;
+                }
+                WriteLock::Shared => {
+                    block_on(
+                        tx.execute("SELECT pg_advisory_xact_lock_shared($1)", &[&WRITE_LOCK]),
+                    )?;
+                }
+                WriteLock::RowsOnly => {}
             }
             let db = Db::Postgres(PgDb {
                 handle: Handle::Tx(&tx),
@@ -246,7 +274,7 @@ impl PgStore {
             });
             let value = f(&db)?;
             let changed = matches!(&db, Db::Postgres(p) if p.changed.get());
-            if serialized && changed {
+            if lock == WriteLock::Exclusive && changed {
                 let notify = format!("NOTIFY {CHANGES_CHANNEL}, '{}'", self.instance);
                 block_on(tx.batch_execute(&notify))?;
             }
