@@ -225,7 +225,21 @@ fn the_modes_against_a_server_with_tls() {
         "{stderr}"
     );
     assert!(!stderr.contains(PASSWORD), "{stderr}");
-    serves(&full);
+    serves(&full, None);
+
+    // libpq's default root CA file, ~/.postgresql/root.crt: verify-full without sslrootcert
+    // is refused while it does not exist, and uses it once it does.
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir(home.path().join(".postgresql")).unwrap();
+    let bare = with(url, "localhost", "sslmode=verify-full");
+    let (code, stderr) = serve_fails_in(&bare, Some(home.path()));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("sslrootcert: sslmode=verify-full needs the CA certificate"),
+        "{stderr}"
+    );
+    std::fs::write(home.path().join(".postgresql/root.crt"), &pki.ca_pem).unwrap();
+    serves(&bare, Some(home.path()));
 }
 
 #[test]
@@ -355,14 +369,22 @@ fn options_that_cannot_be_used_are_bad_input_naming_the_option() {
 
 /// `kairos serve --database URL` that must not start: (exit code, stderr).
 fn serve_fails(url: &str) -> (i32, String) {
+    serve_fails_in(url, None)
+}
+
+/// `serve_fails` with `HOME` set to `home` (where libpq's default files are).
+fn serve_fails_in(url: &str, home: Option<&Path>) -> (i32, String) {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_kairos"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kairos"));
+    command
         .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(dir.path())
         .args(["--database", url])
-        .env("KAIROS_API_TOKEN", TOKEN)
-        .output()
-        .unwrap();
+        .env("KAIROS_API_TOKEN", TOKEN);
+    if let Some(home) = home {
+        command.env("HOME", home);
+    }
+    let out = command.output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.stdout.is_empty(), "never listened: {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
@@ -372,22 +394,25 @@ fn serve_fails(url: &str) -> (i32, String) {
     )
 }
 
-/// `kairos serve` with `KAIROS_DATABASE_URL=url` starts (its first line), logs that its
-/// connection is encrypted, and stops cleanly.
-fn serves(url: &str) {
+/// `kairos serve` with `KAIROS_DATABASE_URL=url` (and `HOME=home`) starts (its first line),
+/// logs that its connection is encrypted, and stops cleanly.
+fn serves(url: &str, home: Option<&Path>) {
     use std::io::{BufRead, BufReader};
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("stderr.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kairos"));
+    command
         .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(dir.path())
         .env("KAIROS_DATABASE_URL", url)
         .env("KAIROS_API_TOKEN", TOKEN)
         .env("RUST_LOG", "info")
         .stdout(std::process::Stdio::piped())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
+        .stderr(std::fs::File::create(&log).unwrap());
+    if let Some(home) = home {
+        command.env("HOME", home);
+    }
+    let mut child = command.spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)

@@ -366,6 +366,8 @@ fn client_identity(options: &TlsOptions) -> Result<Option<Identity>, PgTlsError>
                 "is given without sslcert (the client certificate it belongs to)",
             ))
         }
+        // libpq's default files are not looked at when TLS is off.
+        None if options.mode == SslMode::Disable => None,
         None => default_file("postgresql.crt"),
     };
     let Some(cert) = cert else {
