@@ -153,8 +153,9 @@ impl Engine {
                 self.wake_runner();
             }
             self.notify_faults(outcome.faults);
-            activity.finished(outcome.recorded);
+            // Claims first: once the results stop counting as busy, the runner may look idle.
             metrics.claims_held.dec_by(outcome.recorded as i64);
+            activity.finished(outcome.recorded);
             if outcome.failed.is_empty() {
                 backoff.succeeded();
                 continue;
@@ -173,8 +174,8 @@ impl Engine {
                         count = pending.len(),
                         "stopping with results that could not be written; those attempts will run again"
                     );
-                    activity.finished(pending.len());
                     metrics.claims_held.dec_by(pending.len() as i64);
+                    activity.finished(pending.len());
                     return;
                 }
                 tokio::time::sleep(std::time::Duration::from_millis(delay as u64)).await;

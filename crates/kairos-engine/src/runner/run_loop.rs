@@ -115,13 +115,13 @@ impl Engine {
                                 Some(finished) => {
                                     sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                                     if results.send(finished).is_err() {
-                                        engine.inner.activity.finished(1);
                                         engine.inner.metrics.claims_held.dec();
+                                        engine.inner.activity.finished(1);
                                     }
                                 }
                                 None => {
-                                    engine.inner.activity.finished(1);
                                     engine.inner.metrics.claims_held.dec();
+                                    engine.inner.activity.finished(1);
                                 }
                             }
                         });

@@ -7,6 +7,7 @@ mod far_end;
 mod faults;
 mod harness;
 mod lease;
+mod metrics;
 mod retention;
 mod running;
 mod schedules;
