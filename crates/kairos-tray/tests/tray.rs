@@ -93,7 +93,10 @@ fn the_tray_runner_fires_jobs_written_by_another_process() {
         .put_collection(&collection, json!({"location": "local", "properties": {}}))
         .unwrap();
     let now = engine.clock().now();
-    assert!(now.to_rfc3339().starts_with("2028-0"), "the test's clock: {now}");
+    assert!(
+        now.to_rfc3339().starts_with("2028-0"),
+        "the test's clock: {now}"
+    );
     let start = "2028-03-01T00:00:00Z";
     let props = json!({"startTime": start,
         "action": {"type": "Http", "request": {"uri": url, "method": "POST", "body": "hi"}}});
