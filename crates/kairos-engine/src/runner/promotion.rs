@@ -7,10 +7,10 @@
 //! another process never waits past its busy timeout because of it.
 
 use super::record::prune_history;
-use super::{PROMOTE_BATCH, QUEUED_DUE};
+use super::{PROMOTE_BATCH, PROMOTE_WORKERS, QUEUED_DUE};
 use crate::db::{Db, Dialect};
 use crate::engine::Engine;
-use crate::error::Result;
+use crate::error::{EngineError, Result};
 use crate::params;
 use crate::promote::{self, MissReason, Promotion};
 use crate::rows::{job_from_row, JobRow, JOB_COLUMNS};
@@ -41,46 +41,82 @@ impl Engine {
         horizon_ms: i64,
         reason: MissReason,
     ) -> Result<()> {
-        let now_ms = to_ms(now);
         let locking = self.inner.store.dialect() == Dialect::Postgres;
-        loop {
-            let promote = |db: &Db<'_>, apply_to: Option<&Db<'_>>| -> Result<Batch> {
-                let (rows, busy) = read_due(db, horizon_ms, locking)?;
-                let decisions: Vec<(JobRow, Decision)> = rows
-                    .into_iter()
-                    .map(|row| {
-                        let decision = self.decide(&row, now, busy.contains(&row.id), reason);
-                        (row, decision)
-                    })
-                    .collect();
-                match apply_to {
-                    Some(tx) => apply_all(tx, &decisions, now_ms),
-                    None => Ok(Batch {
-                        read: decisions.len(),
-                        decisions,
-                        ..Batch::default()
-                    }),
-                }
-            };
-            let batch = if locking {
-                self.inner.store.write_runner(|tx| promote(tx, Some(tx)))?
-            } else {
-                let decided = self.inner.store.read(|conn| promote(conn, None))?;
-                if decided.read == 0 {
-                    return Ok(());
-                }
-                self.inner
-                    .store
-                    .write_runner(|tx| apply_all(tx, &decided.decisions, now_ms))?
-            };
-            // Counted once committed.
-            self.inner.metrics.occurrences_due.inc_by(batch.runs as u64);
-            // A full batch goes on; a batch where nothing applied (every job changed under us)
-            // stops here rather than spin: the next pass reads them again.
-            if (batch.read as i64) < PROMOTE_BATCH || batch.applied == 0 {
-                return Ok(());
-            }
+        if !self.promote_batch(now, horizon_ms, reason, locking)? {
+            return Ok(());
         }
+        if !locking {
+            while self.promote_batch(now, horizon_ms, reason, false)? {}
+            return Ok(());
+        }
+        // PostgreSQL, a burst: the rest on several connections at once. Each statement is a
+        // round trip, so one connection leaves the database mostly waiting; the workers take
+        // different batches as the servers do (SKIP LOCKED), and each stops when it finds none.
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..PROMOTE_WORKERS)
+                .map(|_| {
+                    scope.spawn(|| -> Result<()> {
+                        while self.promote_batch(now, horizon_ms, reason, true)? {}
+                        Ok(())
+                    })
+                })
+                .collect();
+            let mut outcome = Ok(());
+            for worker in workers {
+                let joined = worker
+                    .join()
+                    .unwrap_or_else(|_| Err(EngineError::internal("a promotion worker panicked")));
+                if outcome.is_ok() {
+                    outcome = joined;
+                }
+            }
+            outcome
+        })
+    }
+
+    /// Promote one batch; true when it was full and applied (more may be due).
+    fn promote_batch(
+        &self,
+        now: DateTime<Utc>,
+        horizon_ms: i64,
+        reason: MissReason,
+        locking: bool,
+    ) -> Result<bool> {
+        let now_ms = to_ms(now);
+        let promote = |db: &Db<'_>, apply_to: Option<&Db<'_>>| -> Result<Batch> {
+            let (rows, busy) = read_due(db, horizon_ms, locking)?;
+            let decisions: Vec<(JobRow, Decision)> = rows
+                .into_iter()
+                .map(|row| {
+                    let decision = self.decide(&row, now, busy.contains(&row.id), reason);
+                    (row, decision)
+                })
+                .collect();
+            match apply_to {
+                Some(tx) => apply_all(tx, &decisions, now_ms),
+                None => Ok(Batch {
+                    read: decisions.len(),
+                    decisions,
+                    ..Batch::default()
+                }),
+            }
+        };
+        let batch = if locking {
+            self.inner.store.write_runner(|tx| promote(tx, Some(tx)))?
+        } else {
+            let decided = self.inner.store.read(|conn| promote(conn, None))?;
+            if decided.read == 0 {
+                return Ok(false);
+            }
+            self.inner
+                .store
+                .write_runner(|tx| apply_all(tx, &decided.decisions, now_ms))?
+        };
+        // Counted once committed.
+        self.inner.metrics.occurrences_due.inc_by(batch.runs as u64);
+        // A full batch goes on; a batch where nothing applied (every job changed under us)
+        // stops here rather than spin: the next pass reads them again.
+        Ok(batch.read as i64 == PROMOTE_BATCH && batch.applied > 0)
     }
 
     fn decide(&self, row: &JobRow, now: DateTime<Utc>, busy: bool, reason: MissReason) -> Decision {
