@@ -66,6 +66,8 @@ pub(crate) struct Metrics {
     runners_running: Gauge,
     jobs: Family<StateLabel, Gauge>,
     store_up: Gauge,
+    /// PostgreSQL only: the pool's connections in use, set at scrape time.
+    pool_in_use: Option<Gauge>,
 }
 
 impl Metrics {
@@ -142,7 +144,7 @@ impl Metrics {
             "1 when the scrape-time read of the database succeeded, else 0",
             store_up.clone(),
         );
-        if let Some(size) = pool_connections {
+        let pool_in_use = pool_connections.map(|size| {
             let pool: Gauge = Gauge::default();
             pool.set(size as i64);
             registry.register(
@@ -150,7 +152,14 @@ impl Metrics {
                 "Connections in the PostgreSQL store's pool (its size)",
                 pool,
             );
-        }
+            let in_use: Gauge = Gauge::default();
+            registry.register(
+                "kairos_store_pool_connections_in_use",
+                "Connections of the PostgreSQL store's pool in use at scrape time (the scrape's own read is done by then)",
+                in_use.clone(),
+            );
+            in_use
+        });
         Metrics {
             registry,
             occurrences_due,
@@ -165,6 +174,7 @@ impl Metrics {
             runners_running,
             jobs,
             store_up,
+            pool_in_use,
         }
     }
 
@@ -249,6 +259,13 @@ impl Engine {
                 metrics.store_up.set(0);
             }
         }
+        // After the read above, so the scrape's own connection is back in the pool.
+        if let (Some(gauge), Some(in_use)) = (
+            &metrics.pool_in_use,
+            self.inner.store.pool_connections_in_use(),
+        ) {
+            gauge.set(in_use as i64);
+        }
         let mut text = String::new();
         // Writing into a String cannot fail.
         let _ = prometheus_text::encode(&mut text, &metrics.registry);
@@ -299,6 +316,8 @@ mod tests {
             "kairos_store_errors_total 1",
             "kairos_runner_running 1",
             "kairos_store_pool_connections 6",
+            "# TYPE kairos_store_pool_connections_in_use gauge",
+            "kairos_store_pool_connections_in_use 0",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
         }

@@ -116,6 +116,25 @@ async fn metrics_need_the_token_and_count_what_happened() {
             reply.text
         );
     }
+    // PostgreSQL: the pool's size and how many of its connections are in use at the scrape
+    // (SQLite has no pool: neither is there).
+    let pool = sample(&reply.text, "kairos_store_pool_connections");
+    let in_use = sample(&reply.text, "kairos_store_pool_connections_in_use");
+    if s._postgres.is_some() {
+        assert_eq!(pool, Some(6.0), "{}", reply.text);
+        assert!(
+            reply
+                .text
+                .lines()
+                .any(|l| l == "# TYPE kairos_store_pool_connections_in_use gauge"),
+            "{}",
+            reply.text
+        );
+        let in_use = in_use.expect("kairos_store_pool_connections_in_use on PostgreSQL");
+        assert!((0.0..=6.0).contains(&in_use), "{in_use}: {}", reply.text);
+    } else {
+        assert_eq!((pool, in_use), (None, None), "{}", reply.text);
+    }
 
     let target = target().await;
     s.create_collection_jc().await;

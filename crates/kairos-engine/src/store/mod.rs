@@ -125,6 +125,15 @@ impl Store {
         }
     }
 
+    /// PostgreSQL: how many of the pool's `PG_CONNECTIONS` connections are in use right now
+    /// (`PgStore::connections_in_use`); `None` on SQLite, which has no pool.
+    pub fn pool_connections_in_use(&self) -> Option<usize> {
+        match self {
+            Store::Sqlite(_) => None,
+            Store::Postgres(p) => Some(p.connections_in_use()),
+        }
+    }
+
     /// Whether the database's own consistency check passes (`PRAGMA integrity_check` on SQLite;
     /// PostgreSQL checks its pages itself, so there: whether it answers).
     pub fn integrity_check(&self) -> Result<bool> {

@@ -15,7 +15,7 @@ use crate::db::pg::{Handle, PgDb, Statements};
 use crate::db::Db;
 use crate::error::{EngineError, Result};
 use futures_executor::block_on;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 use tokio_postgres::{AsyncMessage, Client, Config, IsolationLevel};
 
@@ -138,6 +138,16 @@ impl PgStore {
             ))?;
             Ok(row.get(0))
         })
+    }
+
+    /// How many of the pool's connections are in use right now: slots some call holds (their
+    /// mutex is taken; a slot being connected counts too). A glimpse, for metrics: it may change
+    /// the moment after, and it takes no slot itself.
+    pub fn connections_in_use(&self) -> usize {
+        self.conns
+            .iter()
+            .filter(|slot| matches!(slot.try_lock(), Err(TryLockError::WouldBlock)))
+            .count()
     }
 
     fn runtime(&self) -> &tokio::runtime::Runtime {
