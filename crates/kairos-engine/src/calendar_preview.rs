@@ -48,7 +48,7 @@ impl Engine {
     ) -> Result<Vec<CalendarPreviewJob>> {
         validate_calendars(calendars, "properties.calendars")?;
         let now = self.inner.clock.now();
-        let rows = self.inner.store.read(|conn| {
+        let rows = self.inner.store.read_snapshot(|conn| {
             let (id, _) = load_collection(conn, key)?.ok_or_else(|| collection_not_found(key))?;
             unfinished_jobs(conn, id)
         })?;

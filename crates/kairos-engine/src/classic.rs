@@ -8,6 +8,7 @@
 //! about the group (label, description, geo region); a resource group that has collections but
 //! no row is a cloud service too, labelled with its name.
 
+use crate::collections::collections_of;
 use crate::db::Db;
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
@@ -96,11 +97,13 @@ impl Engine {
 
     /// The cloud service and its collections; 404 when there is neither a row nor a collection.
     pub fn get_cloud_service(&self, subscription: &str, name: &str) -> Result<CloudService> {
-        let row = self
-            .inner
-            .store
-            .read(|conn| cloud_service_row(conn, subscription, name))?;
-        let collections = self.list_collections(subscription, Some(name))?;
+        // One snapshot: the row and the collections as of one commit.
+        let (row, collections) = self.inner.store.read_snapshot(|conn| {
+            Ok((
+                cloud_service_row(conn, subscription, name)?,
+                collections_of(conn, subscription, Some(name))?,
+            ))
+        })?;
         if row.is_none() && collections.is_empty() {
             return Err(cloud_service_not_found(name));
         }
@@ -110,7 +113,7 @@ impl Engine {
     /// Every cloud service of the subscription (explicit ones and resource groups with
     /// collections), by name.
     pub fn list_cloud_services(&self, subscription: &str) -> Result<Vec<CloudService>> {
-        let mut rows = self.inner.store.read(|conn| {
+        let (mut rows, collections) = self.inner.store.read_snapshot(|conn| {
             let rows = conn.query_map("SELECT name, label, description, geo_region FROM cloud_services WHERE subscription = ?1", params![subscription], |r| {
                 Ok((
                     r.get::<String>(0)?,
@@ -121,10 +124,10 @@ impl Engine {
                     },
                 ))
             })?;
-            Ok(rows)
+            Ok((rows, collections_of(conn, subscription, None)?))
         })?;
         let mut services: Vec<CloudService> = Vec::new();
-        for collection in self.list_collections(subscription, None)? {
+        for collection in collections {
             let group = collection_group(&collection);
             match services
                 .iter_mut()
@@ -185,7 +188,7 @@ impl Engine {
     /// Whether a job collection of this name could be created: 404 when the cloud service does
     /// not exist, false when a collection of that name (in any case) is there.
     pub fn collection_name_available(&self, key: &CollectionKey) -> Result<bool> {
-        self.inner.store.read(|conn| {
+        self.inner.store.read_snapshot(|conn| {
             if !cloud_service_exists(conn, &key.subscription, &key.resource_group)? {
                 return Err(cloud_service_not_found(&key.resource_group));
             }

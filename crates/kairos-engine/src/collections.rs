@@ -107,7 +107,7 @@ impl Engine {
     ) -> Result<bool> {
         for _ in 0..ATTEMPTS {
             let now = self.inner.clock.now();
-            let (current, jobs) = self.inner.store.read(|conn| {
+            let (current, jobs) = self.inner.store.read_snapshot(|conn| {
                 Ok(match load_collection(conn, key)? {
                     Some((id, text)) => (Some((id, text)), unfinished_jobs(conn, id)?),
                     None => (None, Vec::new()),
@@ -169,10 +169,8 @@ impl Engine {
     }
 
     pub fn get_collection(&self, key: &CollectionKey) -> Result<JobCollectionDefinition> {
-        self.inner.store.read(|conn| {
-            let (_, stored) = load_collection(conn, key)?.ok_or_else(|| not_found(key))?;
-            present(key, &stored)
-        })
+        let (_, definition) = self.inner.store.read(|conn| read_collection(conn, key))?;
+        Ok(definition)
     }
 
     /// Collections of a subscription, optionally of one resource group, by name.
@@ -181,18 +179,9 @@ impl Engine {
         subscription: &str,
         resource_group: Option<&str>,
     ) -> Result<Vec<JobCollectionDefinition>> {
-        self.inner.store.read(|conn| {
-            let rows = conn.query_map("SELECT subscription, resource_group, name, definition FROM collections
-                 WHERE subscription = ?1 AND (resource_group = ?2 OR ?2 IS NULL) ORDER BY resource_group, name", params![subscription, resource_group], |r| {
-                Ok((CollectionKey::new(r.get::<String>(0)?, r.get::<String>(1)?, r.get::<String>(2)?), r.get::<String>(3)?))
-            })?;
-            let mut out = Vec::new();
-            for row in rows {
-                let (key, stored) = row;
-                out.push(present(&key, &stored)?);
-            }
-            Ok(out)
-        })
+        self.inner
+            .store
+            .read(|conn| collections_of(conn, subscription, resource_group))
     }
 
     /// Every collection in the database, whatever its subscription and resource group (the
@@ -224,7 +213,7 @@ impl Engine {
         let read = self
             .inner
             .store
-            .read(|conn| unfinished_jobs(conn, require_collection(conn, key)?))?;
+            .read_snapshot(|conn| unfinished_jobs(conn, require_collection(conn, key)?))?;
         let mut prepared = HashMap::with_capacity(read.len());
         for row in read {
             let update = toggled(&row, enabled, now)?;
@@ -392,6 +381,31 @@ pub(crate) fn stored_json(def: &JobCollectionDefinition) -> String {
     def.resource_type = None;
     def.name = None;
     serde_json::to_string(&def).unwrap_or_default()
+}
+
+/// The collection's id and the collection as the API returns it, or 404.
+pub(crate) fn read_collection(
+    conn: &Db<'_>,
+    key: &CollectionKey,
+) -> Result<(i64, JobCollectionDefinition)> {
+    let (id, stored) = load_collection(conn, key)?.ok_or_else(|| not_found(key))?;
+    Ok((id, present(key, &stored)?))
+}
+
+/// Collections of a subscription, optionally of one resource group, by name, as the API
+/// returns them (one statement).
+pub(crate) fn collections_of(
+    conn: &Db<'_>,
+    subscription: &str,
+    resource_group: Option<&str>,
+) -> Result<Vec<JobCollectionDefinition>> {
+    let rows = conn.query_map("SELECT subscription, resource_group, name, definition FROM collections
+         WHERE subscription = ?1 AND (resource_group = ?2 OR ?2 IS NULL) ORDER BY resource_group, name", params![subscription, resource_group], |r| {
+        Ok((CollectionKey::new(r.get::<String>(0)?, r.get::<String>(1)?, r.get::<String>(2)?), r.get::<String>(3)?))
+    })?;
+    rows.iter()
+        .map(|(key, stored)| present(key, stored))
+        .collect()
 }
 
 /// The definition as the API returns it: id, type, name from the key; state defaults to Enabled.

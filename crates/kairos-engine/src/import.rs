@@ -196,7 +196,7 @@ impl Engine {
         progress: &dyn Fn(usize, usize),
     ) -> Result<Option<ImportReport>> {
         let now = self.inner.clock.now();
-        let read = self.inner.store.read(|conn| {
+        let read = self.inner.store.read_snapshot(|conn| {
             let mut read = Vec::with_capacity(batch.collections.len());
             for c in &batch.collections {
                 let existing = load_collection(conn, &c.key)?;

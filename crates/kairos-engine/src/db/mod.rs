@@ -13,6 +13,7 @@ mod value;
 pub use value::{FromValue, Param, Value, ValueRef};
 
 use crate::error::{EngineError, Result};
+use std::cell::RefCell;
 
 /// Which database a `Db` speaks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +89,7 @@ impl Db<'_> {
         params: &[&dyn Param],
         f: impl FnMut(&Row<'_>) -> Result<()>,
     ) -> Result<()> {
+        before_query(sql);
         match self {
             Db::Sqlite(c) => sqlite::query_each(c, sql, params, f),
             Db::Postgres(p) => p.query_each(sql, params, f),
@@ -138,4 +140,44 @@ impl Db<'_> {
         self.query_opt(sql, params, f)?
             .ok_or_else(|| EngineError::Storage("query returned no rows".into()))
     }
+}
+
+/// A hook `before_each_query` sets.
+type QueryHook = Box<dyn FnMut(&str)>;
+
+thread_local! {
+    /// See `before_each_query`.
+    static BEFORE_QUERY: RefCell<Option<QueryHook>> = const { RefCell::new(None) };
+}
+
+/// For tests: call `hook` with the SQL of each query this thread runs, just before it runs, until
+/// the guard is dropped. A test commits a write there, between two statements of one engine read
+/// (a write inside the hook runs no hook). Nothing is called on other threads.
+#[doc(hidden)]
+pub fn before_each_query(hook: impl FnMut(&str) + 'static) -> BeforeQuery {
+    BEFORE_QUERY.with(|h| *h.borrow_mut() = Some(Box::new(hook)));
+    BeforeQuery(())
+}
+
+/// Removes the hook `before_each_query` set when dropped.
+#[doc(hidden)]
+#[must_use]
+#[derive(Debug)]
+pub struct BeforeQuery(());
+
+impl Drop for BeforeQuery {
+    fn drop(&mut self) {
+        BEFORE_QUERY.with(|h| h.borrow_mut().take());
+    }
+}
+
+fn before_query(sql: &str) {
+    // Taken out while it runs, so the queries of a write it makes do not call it again.
+    let Some(mut hook) = BEFORE_QUERY.with(|h| h.borrow_mut().take()) else {
+        return;
+    };
+    hook(sql);
+    BEFORE_QUERY.with(|h| {
+        h.borrow_mut().get_or_insert(hook);
+    });
 }

@@ -9,13 +9,13 @@ mod history_csv;
 pub use document::{to_document, ExportDocument, ExportError, ExportFormat};
 pub use history_csv::{history_csv, HISTORY_CSV_COLUMNS};
 
-use crate::collections::COLLECTION_TYPE;
+use crate::collections::{read_collection, COLLECTION_TYPE};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::jobs::present_job;
 use crate::keys::CollectionKey;
 use crate::params;
-use crate::rows::{job_from_row, require_collection, JOB_COLUMNS};
+use crate::rows::{job_from_row, JOB_COLUMNS};
 use kairos_core::model::JobState;
 use serde_json::Value;
 
@@ -44,23 +44,24 @@ pub struct JobExport {
 }
 
 impl Engine {
-    /// Read `key` and its jobs for an export (the jobs in one read transaction).
+    /// Read `key` and its jobs for an export (in one read transaction).
     pub fn export_collection(
         &self,
         key: &CollectionKey,
         with_secrets: bool,
     ) -> Result<CollectionExport> {
-        let definition = self.get_collection(key)?;
-        let rows = self.inner.store.read(|conn| {
-            let id = require_collection(conn, key)?;
+        let (definition, rows) = self.inner.store.read_snapshot(|conn| {
+            let (id, definition) = read_collection(conn, key)?;
             let rows = conn.query_map(
                 &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 ORDER BY name"),
                 params![id],
                 job_from_row,
             )?;
-            rows.into_iter()
+            let rows = rows
+                .into_iter()
                 .map(|row| Ok((present_job(conn, key, &row)?, row)))
-                .collect::<Result<Vec<_>>>()
+                .collect::<Result<Vec<_>>>()?;
+            Ok((definition, rows))
         })?;
         let mut body = serde_json::to_value(&definition).map_err(internal)?;
         if let Value::Object(map) = &mut body {

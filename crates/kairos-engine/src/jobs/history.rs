@@ -57,12 +57,12 @@ impl Engine {
     ) -> Result<Page<JobHistoryDefinition>> {
         self.inner
             .store
-            .read(|conn| list(conn, key, filter, skip, top))
+            .read_snapshot(|conn| list(conn, key, filter, skip, top))
     }
 
     /// How many records of the job's history `filter` lets through.
     pub fn count_job_history(&self, key: &JobKey, filter: &HistoryFilter) -> Result<u64> {
-        self.inner.store.read(|conn| {
+        self.inner.store.read_snapshot(|conn| {
             let job = require_job(conn, key)?;
             let (status, from, to, text) = bind(filter);
             let n: i64 = conn.query_row(
@@ -78,7 +78,7 @@ impl Engine {
     /// early, and a queued occurrence is not running), oldest first.
     pub fn running_attempts(&self, key: &JobKey) -> Result<Vec<RunningAttempt>> {
         let now = to_ms(self.clock().now());
-        self.inner.store.read(|conn| {
+        self.inner.store.read_snapshot(|conn| {
             let job = require_job(conn, key)?;
             let rows = conn.query_map("SELECT scheduled_time, repeat_count, action_name, retry_count, due_at FROM attempts
                  WHERE job_id = ?1 AND claimed = 1 AND due_at <= ?2 ORDER BY due_at, id", params![job.id, now], |r| {
@@ -182,7 +182,7 @@ impl Engine {
         started: DateTime<Utc>,
     ) -> Result<Option<u64>> {
         let at = to_ms(started);
-        self.inner.store.read(|conn| {
+        self.inner.store.read_snapshot(|conn| {
             let job = require_job(conn, key)?;
             let (status, from, to, text) = bind(filter);
             // Two short queries: as one join, SQLite re-ran the inner search for every record.

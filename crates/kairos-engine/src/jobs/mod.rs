@@ -35,7 +35,7 @@ pub const HISTORY_TYPE: &str = "Microsoft.Scheduler/jobCollections/jobs/history"
 impl Engine {
     /// Where the job keeps secrets (paths rooted at `properties.`), never their values.
     pub fn job_secret_paths(&self, key: &JobKey) -> Result<Vec<String>> {
-        self.inner.store.read(|conn| {
+        self.inner.store.read_snapshot(|conn| {
             let row = require_job(conn, key)?;
             let properties = crate::stored::job(&row)?;
             Ok(crate::secrets::stored_paths(&properties))
@@ -43,7 +43,7 @@ impl Engine {
     }
 
     pub fn get_job(&self, key: &JobKey) -> Result<JobDefinition> {
-        self.inner.store.read(|conn| {
+        self.inner.store.read_snapshot(|conn| {
             let row = require_job(conn, key)?;
             present_job(conn, &key.collection, &row)
         })
@@ -57,7 +57,7 @@ impl Engine {
         skip: usize,
         top: usize,
     ) -> Result<Page<JobDefinition>> {
-        self.inner.store.read(|conn| {
+        self.inner.store.read_snapshot(|conn| {
             let collection_id = require_collection(conn, key)?;
             let rows = conn.query_map(&format!(
                 "SELECT {JOB_COLUMNS} FROM jobs WHERE collection_id = ?1 AND (state = ?2 OR ?2 IS NULL)
@@ -83,12 +83,12 @@ impl Engine {
         };
         self.inner
             .store
-            .read(|conn| history::list(conn, key, &filter, skip, top))
+            .read_snapshot(|conn| history::list(conn, key, &filter, skip, top))
     }
 
     /// How many jobs the collection holds (what its `maxJobCount` quota counts).
     pub fn job_count(&self, key: &CollectionKey) -> Result<u64> {
-        self.inner.store.read(|conn| {
+        self.inner.store.read_snapshot(|conn| {
             let id = require_collection(conn, key)?;
             Ok(count_jobs(conn, id)?.max(0) as u64)
         })

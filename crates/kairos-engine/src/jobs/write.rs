@@ -55,7 +55,7 @@ impl Engine {
     /// A new job `to` with the stored definition of `from`, secrets included, so a job is
     /// duplicated without its secrets ever leaving the engine. 409 when `to` exists.
     pub fn copy_job(&self, from: &JobKey, to: &JobKey) -> Result<Put<JobDefinition>> {
-        let properties = self.inner.store.read(|conn| {
+        let properties = self.inner.store.read_snapshot(|conn| {
             let row = require_job(conn, from)?;
             crate::stored::job(&row)
         })?;
@@ -126,7 +126,7 @@ impl Engine {
         build: &impl Fn(Option<&JobRow>) -> Result<Value>,
     ) -> Result<Prepared> {
         let now = self.inner.clock.now();
-        let (collection_json, existing) = self.inner.store.read(|conn| {
+        let (collection_json, existing) = self.inner.store.read_snapshot(|conn| {
             let (collection_id, collection_json) = load_collection(conn, &key.collection)?
                 .ok_or_else(|| collection_not_found(&key.collection))?;
             Ok((collection_json, load_job(conn, collection_id, &key.name)?))

@@ -61,7 +61,9 @@ impl Engine {
         visit: &mut dyn FnMut(Visit<'_>),
     ) -> Result<Walked> {
         let now = self.inner.clock.now();
-        let (rows, history) = self.inner.store.read(|conn| {
+        // One snapshot: a run the history records is not also projected from the job's row
+        // read before that run.
+        let (rows, history) = self.inner.store.read_snapshot(|conn| {
             // The job's columns first, so `job_from_row` reads them where it expects them.
             let columns = JOB_COLUMNS.split(", ").map(|c| format!("j.{c}")).collect::<Vec<_>>();
             let n = columns.len();
