@@ -704,7 +704,11 @@ fn a_database_restart_under_a_burst_over_tls_loses_nothing_and_the_servers_recon
     let pki = Pki::new();
     let pg = pki.server(false);
     // `postgres://kairos:…@127.0.0.1:PORT/kairos`
-    let pg_port: u16 = pg.url.rsplit(':').next().unwrap()[..]
+    let pg_port: u16 = pg
+        .url
+        .rsplit(':')
+        .next()
+        .unwrap()
         .trim_end_matches("/kairos")
         .parse()
         .unwrap();
