@@ -654,19 +654,33 @@ def pytest_runtest_makereport(item, call):
 
 
 def _keep_failure_state(item) -> None:
-    """What the window showed when a step failed: its screenshot and route in OUT, named for the
-    test (a failure that happens once in a while is otherwise gone)."""
+    """What the window showed when a step failed: the screen and the page's route in OUT, named
+    for the test (a failure that happens once in a while is otherwise gone). The picture comes
+    from the X server, not WebDriver: a webview that stopped answering must not stall the run
+    (a WebDriver screenshot once hung here until pytest's timeout); the route is asked for with
+    a deadline."""
     driver = item.funcargs.get("driver")
     if driver is None:
         return
     stem = OUT / f"failed-{item.name}"
     try:
-        driver.get_screenshot_as_file(f"{stem}.png")
-        stem.with_suffix(".txt").write_text(driver.execute_script(
-            "return location.hash + '\\n' + (document.activeElement && document.activeElement.outerHTML.slice(0, 300))"))
-        sys.stderr.write(f"desktop e2e: the window at the failure is in {stem}.png\n")
-    except (WebDriverException, OSError) as e:
-        sys.stderr.write(f"desktop e2e: could not keep the window's state at the failure: {e}\n")
+        subprocess.run(["import", "-window", "root", f"{stem}.png"], timeout=20, check=True,
+                       capture_output=True)
+        sys.stderr.write(f"desktop e2e: the screen at the failure is in {stem}.png\n")
+    except (OSError, subprocess.SubprocessError) as e:
+        sys.stderr.write(f"desktop e2e: could not keep the screen at the failure: {e}\n")
+    route: list[str] = []
+
+    def ask():
+        try:
+            route.append(driver.execute_script(
+                "return location.hash + '\\n' + (document.activeElement && document.activeElement.outerHTML.slice(0, 300))"))
+        except Exception as e:  # noqa: BLE001 - only for the record
+            route.append(f"(the page did not answer: {type(e).__name__}: {e})")
+    asking = threading.Thread(target=ask, daemon=True)
+    asking.start()
+    asking.join(15)
+    stem.with_suffix(".txt").write_text(route[0] if route else "(the page did not answer within 15 s)")
 
 
 def pytest_runtest_setup(item):
