@@ -80,18 +80,24 @@ fn percentile(sorted: &[i64], p: f64) -> i64 {
 struct Server {
     child: Child,
     log: std::path::PathBuf,
+    port: u16,
     _dir: tempfile::TempDir,
 }
 
-fn start_servers(url: &str, n: usize) -> Vec<Server> {
+/// `n` servers on the PostgreSQL database `url`, or (`None`) one on the SQLite file in `sqlite`.
+fn start_servers(url: Option<&str>, n: usize, sqlite: Option<&std::path::Path>) -> Vec<Server> {
     let spawned: Vec<(Server, std::process::ChildStdout)> = (0..n)
         .map(|_| {
             let dir = tempfile::tempdir().unwrap();
             let log = dir.path().join("stderr.log");
-            let mut child = Command::new(kairos_bin())
+            let mut command = Command::new(kairos_bin());
+            command
                 .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-                .arg(dir.path())
-                .args(["--database", url])
+                .arg(sqlite.unwrap_or(dir.path()));
+            if let Some(url) = url {
+                command.args(["--database", url]);
+            }
+            let mut child = command
                 .env("KAIROS_API_TOKEN", TOKEN)
                 .env("RUST_LOG", "info")
                 .stdout(Stdio::piped())
@@ -103,6 +109,7 @@ fn start_servers(url: &str, n: usize) -> Vec<Server> {
                 Server {
                     child,
                     log,
+                    port: 0,
                     _dir: dir,
                 },
                 stdout,
@@ -111,13 +118,36 @@ fn start_servers(url: &str, n: usize) -> Vec<Server> {
         .collect();
     spawned
         .into_iter()
-        .map(|(server, stdout)| {
+        .map(|(mut server, stdout)| {
             let mut line = String::new();
             BufReader::new(stdout).read_line(&mut line).unwrap();
             assert!(line.starts_with("listening on"), "{line:?}");
+            server.port = line.trim().rsplit(':').next().unwrap().parse().unwrap();
             server
         })
         .collect()
+}
+
+/// `GET /metrics` of a server every 100 ms until `stop` (`--scrape`: scraping must not slow
+/// the burst); the number of scrapes answered 200.
+fn scrape_until(
+    port: u16,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<usize> {
+    std::thread::spawn(move || {
+        let mut answered = 0;
+        while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+            use std::io::{Read, Write};
+            if let Ok(mut c) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+                let _ = write!(c, "GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nConnection: close\r\n\r\n");
+                let mut reply = String::new();
+                let _ = c.read_to_string(&mut reply);
+                answered += usize::from(reply.starts_with("HTTP/1.1 200"));
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        answered
+    })
 }
 
 impl Server {
@@ -162,6 +192,7 @@ fn create_jobs(engine: &Engine, jobs: usize, due: &str, port: u16) {
 fn main() {
     let jobs = arg("--jobs", 10_000);
     let runs = arg("--runs", 1);
+    let scrape = std::env::args().any(|a| a == "--scrape");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -182,11 +213,16 @@ fn main() {
     );
     println!("|---|---|---|---|---|---|---|---|");
     for run in 1..=runs {
-        for servers in 1..=3 {
+        // 0: one server on SQLite, the same burst for comparison; then 1, 2, 3 on PostgreSQL.
+        for servers in 0..=3 {
             hits.lock().unwrap().clear();
-            let db = kairos_pgtest::database();
-            let engine =
-                Engine::open(EngineConfig::new(Database::Postgres(db.url.clone()))).unwrap();
+            let sqlite = tempfile::tempdir().unwrap();
+            let db = (servers > 0).then(kairos_pgtest::database);
+            let database = match &db {
+                Some(db) => Database::Postgres(db.url.clone()),
+                None => Database::File(sqlite.path().join("kairos.db")),
+            };
+            let engine = Engine::open(EngineConfig::new(database)).unwrap();
             // A whole second far enough ahead for the import and the servers' start.
             let due_ms = (chrono::Utc::now().timestamp() + 12) * 1000;
             let due = chrono::DateTime::from_timestamp_millis(due_ms).unwrap();
@@ -198,7 +234,16 @@ fn main() {
                 port,
             );
             let import = written.elapsed();
-            let started = start_servers(&db.url, servers);
+            if db.is_none() {
+                // The server opens the file itself; this process must not hold it.
+                drop(engine);
+            }
+            let started = match &db {
+                Some(db) => start_servers(Some(&db.url), servers, None),
+                None => start_servers(None, 1, Some(sqlite.path())),
+            };
+            let stop_scraping = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let scraper = scrape.then(|| scrape_until(started[0].port, stop_scraping.clone()));
             assert!(
                 chrono::Utc::now().timestamp_millis() < due_ms,
                 "the import ({import:?}) and the start took past the due second"
@@ -207,6 +252,8 @@ fn main() {
             while hits.lock().unwrap().len() < jobs && Instant::now() < deadline {
                 std::thread::sleep(Duration::from_millis(50));
             }
+            stop_scraping.store(true, std::sync::atomic::Ordering::SeqCst);
+            let scrapes = scraper.map(|s| s.join().unwrap());
             // A moment for a late duplicate to show.
             std::thread::sleep(Duration::from_secs(2));
             let split: Vec<u64> = started.into_iter().map(Server::stop).collect();
@@ -224,8 +271,17 @@ fn main() {
             let first = taken.iter().map(|h| h.received_ms).min().unwrap_or(due_ms);
             let last = taken.iter().map(|h| h.received_ms).max().unwrap_or(due_ms);
             let rate = taken.len() as f64 / ((last - first).max(1) as f64 / 1000.0);
+            let store = if servers == 0 {
+                "SQLite".to_string()
+            } else {
+                servers.to_string()
+            };
+            let store = match scrapes {
+                Some(n) => format!("{store} (+{n} scrapes)"),
+                None => store,
+            };
             println!(
-                "| {servers} | {run} | {} ms | {} ms | {} ms | {:.0} | {:?} | {} |",
+                "| {store} | {run} | {} ms | {} ms | {} ms | {:.0} | {:?} | {} |",
                 last - due_ms,
                 percentile(&lateness, 0.5),
                 percentile(&lateness, 0.99),
@@ -237,7 +293,6 @@ fn main() {
                     format!("NO: {} tags, {} deliveries", per_tag.len(), taken.len())
                 }
             );
-            drop(engine);
             drop(db);
         }
     }

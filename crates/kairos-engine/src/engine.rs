@@ -87,6 +87,9 @@ pub(crate) struct Inner {
     pub(crate) database_id: OnceLock<String>,
     /// What the runner counts, for `GET /metrics` (`metrics.rs`).
     pub(crate) metrics: Metrics,
+    /// PostgreSQL: the rest of a burst is being promoted in the background
+    /// (`runner::promotion`), while the runner claims and sends what is promoted.
+    pub(crate) promoting: std::sync::atomic::AtomicBool,
     pub(crate) config: EngineConfig,
 }
 
@@ -108,6 +111,7 @@ impl Engine {
                 activity: Activity::default(),
                 database_id: OnceLock::new(),
                 metrics: Metrics::new(pool),
+                promoting: Default::default(),
                 config,
             }),
         })

@@ -17,6 +17,7 @@ use crate::rows::{job_from_row, JobRow, JOB_COLUMNS};
 use crate::time::{from_ms, to_ms};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
+use std::sync::atomic::Ordering;
 
 /// What happens to one due job.
 enum Decision {
@@ -42,6 +43,10 @@ impl Engine {
         reason: MissReason,
     ) -> Result<()> {
         let locking = self.inner.store.dialect() == Dialect::Postgres;
+        if locking && self.inner.promoting.load(Ordering::SeqCst) {
+            // A burst is being promoted in the background: it wakes the runner as it goes.
+            return Ok(());
+        }
         if !self.promote_batch(now, horizon_ms, reason, locking)? {
             return Ok(());
         }
@@ -49,14 +54,38 @@ impl Engine {
             while self.promote_batch(now, horizon_ms, reason, false)? {}
             return Ok(());
         }
-        // PostgreSQL, a burst: the rest on several connections at once. Each statement is a
-        // round trip, so one connection leaves the database mostly waiting; the workers take
-        // different batches as the servers do (SKIP LOCKED), and each stops when it finds none.
+        // PostgreSQL, a burst: the rest is promoted in the background on several connections
+        // at once (each statement is a round trip, so one connection leaves the database mostly
+        // waiting; the workers take different batches as the servers do, SKIP LOCKED), while
+        // the runner claims and sends what is already promoted: each promoted batch wakes it.
+        if self.inner.promoting.swap(true, Ordering::SeqCst) {
+            return Ok(());
+        }
+        self.inner.activity.started(1);
+        let engine = self.clone();
+        std::thread::spawn(move || {
+            if let Err(e) = engine.promote_rest(now, horizon_ms, reason) {
+                // The jobs are still due: the next pass promotes them.
+                tracing::warn!(error = %e, "promoting a burst in the background; the next pass goes on");
+                engine.inner.metrics.store_error(&e);
+            }
+            engine.inner.promoting.store(false, Ordering::SeqCst);
+            engine.wake_runner();
+            engine.inner.activity.finished(1);
+        });
+        Ok(())
+    }
+
+    /// The rest of a burst on `PROMOTE_WORKERS` connections, each until it finds no full batch.
+    fn promote_rest(&self, now: DateTime<Utc>, horizon_ms: i64, reason: MissReason) -> Result<()> {
         std::thread::scope(|scope| {
             let workers: Vec<_> = (0..PROMOTE_WORKERS)
                 .map(|_| {
                     scope.spawn(|| -> Result<()> {
-                        while self.promote_batch(now, horizon_ms, reason, true)? {}
+                        while self.promote_batch(now, horizon_ms, reason, true)? {
+                            self.wake_runner();
+                        }
+                        self.wake_runner();
                         Ok(())
                     })
                 })
@@ -72,6 +101,12 @@ impl Engine {
             }
             outcome
         })
+    }
+
+    /// Whether a burst is being promoted in the background (the runner then sleeps until a
+    /// promoted batch wakes it, rather than passing again and again for jobs it cannot take).
+    pub(super) fn promoting_in_background(&self) -> bool {
+        self.inner.promoting.load(Ordering::SeqCst)
     }
 
     /// Promote one batch; true when it was full and applied (more may be due).

@@ -84,7 +84,12 @@ impl Engine {
                     if outcome.retention_done {
                         last_retention = Some(now_ms);
                     }
-                    if let Some(due) = outcome.next_due {
+                    // While a burst is promoted in the background, jobs stay due that this
+                    // runner cannot take yet: each promoted batch wakes it instead. (It still
+                    // passes again at once after claiming: more may be promoted already.)
+                    let waiting_for_promotion =
+                        outcome.claimed.is_empty() && self.promoting_in_background();
+                    if let Some(due) = outcome.next_due.filter(|_| !waiting_for_promotion) {
                         wake_at = wake_at.min(due - LEAD_MS);
                     }
                     for attempt in outcome.claimed {
