@@ -128,7 +128,7 @@ fn start_servers(url: Option<&str>, n: usize, sqlite: Option<&std::path::Path>) 
         .collect()
 }
 
-/// `GET /metrics` of a server every 100 ms until `stop` (`--scrape`: scraping must not slow
+/// `GET /metrics` of a server every 250 ms until `stop` (`--scrape`: scraping must not slow
 /// the burst); the number of scrapes answered 200.
 fn scrape_until(
     port: u16,
@@ -144,7 +144,7 @@ fn scrape_until(
                 let _ = c.read_to_string(&mut reply);
                 answered += usize::from(reply.starts_with("HTTP/1.1 200"));
             }
-            std::thread::sleep(Duration::from_millis(100));
+            std::thread::sleep(Duration::from_millis(250));
         }
         answered
     })

@@ -44,6 +44,9 @@ const PROMOTE_BATCH: i64 = 1_000;
 /// Connections promoting a burst at once on PostgreSQL (the store's pool has `PG_CONNECTIONS`;
 /// the rest stay for claims, results and the API).
 const PROMOTE_WORKERS: usize = 3;
+/// PostgreSQL: how soon a pass that found due work but could take none (another server is
+/// promoting it) looks again.
+const CONTENDED_POLL_MS: i64 = 10;
 const CLAIM_BATCH: i64 = 5_000;
 const RECORD_BATCH: usize = 1_000;
 /// How long finished results may wait for attempts still being sent before they are written.

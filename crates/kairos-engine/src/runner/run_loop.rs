@@ -5,7 +5,8 @@ use super::backoff::Backoff;
 use super::record::Finished;
 use super::send_check::SendChecks;
 use super::sending::Sending;
-use super::{CLOCK_JUMP_MS, LEAD_MS, SHUTDOWN_GRACE};
+use super::{CLOCK_JUMP_MS, CONTENDED_POLL_MS, LEAD_MS, SHUTDOWN_GRACE};
+use crate::db::Dialect;
 use crate::engine::Engine;
 use crate::error::EngineError;
 use crate::lease::{self, Held, Owner};
@@ -91,6 +92,13 @@ impl Engine {
                         outcome.claimed.is_empty() && self.promoting_in_background();
                     if let Some(due) = outcome.next_due.filter(|_| !waiting_for_promotion) {
                         wake_at = wake_at.min(due - LEAD_MS);
+                    }
+                    // PostgreSQL: due work this pass could not take is another server's batch
+                    // being promoted (its rows locked); look again shortly rather than at once,
+                    // so idle servers do not spin against the one doing the work.
+                    if outcome.claimed.is_empty() && self.inner.store.dialect() == Dialect::Postgres
+                    {
+                        wake_at = wake_at.max(now_ms + CONTENDED_POLL_MS);
                     }
                     for attempt in outcome.claimed {
                         let engine = self.clone();
