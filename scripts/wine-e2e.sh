@@ -39,6 +39,15 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
   "$wine" wineserver -w 2>/dev/null || /usr/lib/wine/wineserver -w || true
 fi
 
+# One wineserver for the whole run (-p: it stays until killed), ended when the script ends.
+# Without it every wine process starts its own, which exits 3 s after its last client, and a
+# program started as it exits fails with "wine client error:0: recvmsg: Connection reset by
+# peer" (a CI check failed so in test_preview.py).
+wineserver=/usr/lib/wine/wineserver64
+[ -x "$wineserver" ] || wineserver=/usr/lib/wine/wineserver
+"$wineserver" -p
+trap '"$wineserver" -k 2>/dev/null || true' EXIT
+
 venv="${KAIROS_VENV:-$HOME/.cache/kairos-venv}"
 bash scripts/python-venv.sh "$venv" tests/e2e/requirements.txt
 
