@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { type CollectionSummary, type OpenJob, api, inTauri, messageOf, onOpenJob } from "../ipc";
+import { inOrder } from "../logic/inOrder";
 import { routeCollection } from "../logic/routes";
 import { CollectionsEmpty } from "./CollectionsEmpty";
 import { HistoryView } from "./HistoryView";
@@ -18,9 +19,11 @@ export function App() {
   const route = useRoute();
   const [collections, setCollections] = useState<CollectionSummary[] | null>(null);
 
+  // Reloads may answer out of order: an older list never replaces a newer one.
+  const applyCollections = useMemo(() => inOrder(setCollections), []);
   const reload = useCallback(() => {
-    api.listCollections().then(setCollections, (e) => toast(`Could not list collections: ${messageOf(e)}`, "error"));
-  }, []);
+    applyCollections(api.listCollections()).catch((e) => toast(`Could not list collections: ${messageOf(e)}`, "error"));
+  }, [applyCollections]);
   useEffect(reload, [reload]);
   useEngineChanged(reload);
   // A clicked notification (or the tray) asks to show a job: its history says what happened.
