@@ -544,6 +544,16 @@ def driver(tauri_driver):
 # DOM helpers
 
 
+# Resolves true when the element's box is the same 50 ms later (a timer, not animation frames:
+# those can pause in a window the compositor thinks hidden).
+STILL_FOR_A_MOMENT = """
+const [el, done] = arguments;
+const box = () => JSON.stringify(el.getBoundingClientRect());
+const first = box();
+setTimeout(() => done(box() === first), 50);
+"""
+
+
 class UI:
     """Small conveniences over a selenium driver; every wait has a deadline."""
 
@@ -572,6 +582,11 @@ class UI:
             # A modal closing (its state update lands a frame later) leaves the page inert for a
             # moment: WebDriver then says "not interactable" and nothing was clicked, so try again.
             self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+            # WebDriver clicks at the point where the element was: a dialog that grows as its
+            # content loads re-centres, and the click lands beside the button (a CI check failed
+            # so in test_calendars a). Click only once it stays in place for a moment.
+            if not self.driver.execute_async_script(STILL_FOR_A_MOMENT, el):
+                return None
             el.click()
             return el
         return wait_for(clicked, timeout or self.timeout, f"element {css!r} to take a click")

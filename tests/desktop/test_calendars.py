@@ -39,6 +39,8 @@ WINDOW_DAY = WEEK[day(5).weekday()]
 def open_editor(ui):
     ui.click("#collection-calendars")
     ui.find("#calendars[open]")
+    # The preview's first answer grows the dialog, which moves its buttons: wait for it.
+    ui.find("#calendars .calendar-preview[data-ready]")
 
 
 def preview_runs(ui) -> tuple[list[str], list[tuple[str, str]]]:

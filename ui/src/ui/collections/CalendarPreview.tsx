@@ -33,7 +33,11 @@ export function CalendarPreview({ collection, calendars, jobs }: Props) {
     };
   }, [collection, calendars, job]);
   return (
-    <section class="calendar-preview" aria-labelledby="calendars-preview-title">
+    <section
+      class="calendar-preview"
+      aria-labelledby="calendars-preview-title"
+      data-ready={shown !== null || problem ? "" : undefined}
+    >
       <h4 id="calendars-preview-title">Effect on the jobs</h4>
       <label for="calendars-preview-job">Job</label>
       <select id="calendars-preview-job" value={job} onChange={(e) => setJob(e.currentTarget.value)}>
