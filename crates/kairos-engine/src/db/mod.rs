@@ -6,6 +6,7 @@
 //! translated once per statement and connection (`pg::translate`) and the prepared statement
 //! kept. The few constructs the two spell differently are chosen with `Db::dialect`.
 
+pub(crate) mod json_rows;
 pub(crate) mod pg;
 mod sqlite;
 mod value;

@@ -8,6 +8,7 @@
 
 use super::record::prune_history;
 use super::{PROMOTE_BATCH, PROMOTE_WORKERS, QUEUED_DUE};
+use crate::db::json_rows::{self, JsonType};
 use crate::db::{Db, Dialect};
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
@@ -225,77 +226,148 @@ fn read_due(db: &Db<'_>, horizon_ms: i64, lock: bool) -> Result<(Vec<JobRow>, Ha
     Ok((rows, busy))
 }
 
-/// Apply every decision whose job is still as it was read.
+/// Apply every decision whose job is still as it was read: the jobs move on in one statement
+/// and their runs become attempts in another (`json_rows`: a batch, not a round trip per row);
+/// the rare broken definitions and postponed runs are written one by one.
 fn apply_all(tx: &Db<'_>, decisions: &[(JobRow, Decision)], now_ms: i64) -> Result<Batch> {
     let mut batch = Batch {
         read: decisions.len(),
         ..Batch::default()
     };
+    let mut promotions = Vec::new();
     for (row, decision) in decisions {
-        if apply(tx, row, decision, now_ms)? {
-            batch.applied += 1;
-            if let Decision::Promote(p) = decision {
-                batch.runs += p.runs.len();
+        match decision {
+            Decision::Broken(reason) => {
+                if fault_broken(tx, row, reason, now_ms)? {
+                    batch.applied += 1;
+                }
             }
+            Decision::Promote(p) => promotions.push((row, p)),
         }
+    }
+    if promotions.is_empty() {
+        return Ok(batch);
+    }
+    let moved = move_jobs_on(tx, &promotions, now_ms)?;
+    let mut attempts = Vec::new();
+    for (row, p) in promotions
+        .into_iter()
+        .filter(|(row, _)| moved.contains(&row.id))
+    {
+        batch.applied += 1;
+        batch.runs += p.runs.len();
+        let last_index = p.runs.len().saturating_sub(1);
+        for (i, (scheduled, due)) in p.runs.iter().enumerate() {
+            let due = if p.queued { QUEUED_DUE } else { to_ms(*due) };
+            let is_last = p.next.is_none() && i == last_index;
+            attempts.push(vec![
+                row.id.into(),
+                to_ms(*scheduled).into(),
+                (row.repeat_count + 1 + i as i64).into(),
+                due.into(),
+                i64::from(is_last).into(),
+            ]);
+        }
+        if let Some(postponed) = &p.postponed {
+            let repeat = row.repeat_count + p.runs.len() as i64;
+            tx.execute("INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+                 VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Postponed', ?4, 0, ?5)", params![row.id, now_ms, to_ms(postponed.first), postponed.message, repeat])?;
+            prune_history(tx, row.id)?;
+        }
+    }
+    if !attempts.is_empty() {
+        let runs = json_rows::table(
+            tx.dialect(),
+            1,
+            &[
+                ("jid", JsonType::Int),
+                ("scheduled", JsonType::Int),
+                ("repeat", JsonType::Int),
+                ("due", JsonType::Int),
+                ("last", JsonType::Int),
+            ],
+            "r",
+        );
+        tx.execute(
+            &format!(
+                "INSERT INTO attempts (job_id, scheduled_time, repeat_count, action_name, retry_count, due_at, is_last)
+                 SELECT jid, scheduled, repeat, 'MainAction', 0, due, last FROM {runs}"
+            ),
+            params![json_rows::encode(&attempts)],
+        )?;
     }
     Ok(batch)
 }
 
-/// Write one decision if the job is still as it was read. True when it was applied.
-fn apply(tx: &Db<'_>, row: &JobRow, decision: &Decision, now_ms: i64) -> Result<bool> {
-    let p = match decision {
-        Decision::Promote(p) => p,
-        Decision::Broken(reason) => {
-            let changed = tx
-                .execute("UPDATE jobs SET state = 'Faulted', next_run = NULL, finished_at = ?1, faulted_count = faulted_count + 1,
-                     version = version + 1 WHERE id = ?2 AND version = ?3 AND next_run IS NOT DISTINCT FROM ?4 AND state = 'Enabled'", params![now_ms, row.id, row.version, row.next_run])?;
-            if changed == 1 {
-                tx.execute("INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
-                     VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Failed', ?4, 0, ?5)", params![
-                    row.id,
-                    now_ms,
-                    row.next_run.unwrap_or(now_ms),
-                    format!("The stored job definition can no longer be used, so the job is Faulted: {reason}"),
-                    row.repeat_count
-                ])?;
-                prune_history(tx, row.id)?;
-            }
-            return Ok(changed == 1);
-        }
-    };
-    let repeat = row.repeat_count + p.runs.len() as i64;
-    // A series with nothing left ends here when nothing runs (all skipped).
-    let finished = p.next.is_none() && p.runs.is_empty();
+/// Each promoted job moves on to its next run, if it is still as it was read (same version,
+/// same next run, still enabled); the ids of those that moved.
+fn move_jobs_on(
+    tx: &Db<'_>,
+    promotions: &[(&JobRow, &Promotion)],
+    now_ms: i64,
+) -> Result<HashSet<i64>> {
+    let rows: Vec<Vec<serde_json::Value>> = promotions
+        .iter()
+        .map(|(row, p)| {
+            // A series with nothing left ends here when nothing runs (all skipped).
+            let finished = p.next.is_none() && p.runs.is_empty();
+            vec![
+                row.id.into(),
+                row.version.into(),
+                row.next_run.into(),
+                p.next.map(to_ms).into(),
+                (p.runs.len() as i64).into(),
+                (row.repeat_count + p.runs.len() as i64).into(),
+                i64::from(finished).into(),
+            ]
+        })
+        .collect();
+    let jobs = json_rows::table(
+        tx.dialect(),
+        1,
+        &[
+            ("jid", JsonType::Int),
+            ("read_version", JsonType::Int),
+            ("read_next", JsonType::Int),
+            ("next", JsonType::Int),
+            ("runs", JsonType::Int),
+            ("repeat", JsonType::Int),
+            ("finished", JsonType::Int),
+        ],
+        "v",
+    );
+    let moved = tx.query_map(
+        &format!(
+            "UPDATE jobs SET next_run = v.next, series_runs = series_runs + v.runs, repeat_count = v.repeat,
+             state = CASE WHEN v.finished = 1 THEN 'Completed' ELSE state END,
+             finished_at = CASE WHEN v.finished = 1 THEN ?2 ELSE finished_at END
+             FROM {jobs}
+             WHERE jobs.id = v.jid AND jobs.version = v.read_version
+               AND jobs.next_run IS NOT DISTINCT FROM v.read_next AND jobs.state = 'Enabled'
+             RETURNING id"
+        ),
+        params![json_rows::encode(&rows), now_ms],
+        |r| r.get::<i64>(0),
+    )?;
+    Ok(moved.into_iter().collect())
+}
+
+/// A job whose stored definition no longer compiles faults, with the reason in its history, if
+/// it is still as it was read. True when it was applied.
+fn fault_broken(tx: &Db<'_>, row: &JobRow, reason: &str, now_ms: i64) -> Result<bool> {
     let changed = tx
-        .execute("UPDATE jobs SET next_run = ?1, series_runs = series_runs + ?2, repeat_count = ?3,
-             state = CASE WHEN ?4 THEN 'Completed' ELSE state END,
-             finished_at = CASE WHEN ?4 THEN ?5 ELSE finished_at END
-             WHERE id = ?6 AND version = ?7 AND next_run IS NOT DISTINCT FROM ?8 AND state = 'Enabled'", params![
-            p.next.map(to_ms),
-            p.runs.len() as i64,
-            repeat,
-            finished,
-            now_ms,
-            row.id,
-            row.version,
-            row.next_run
-        ])?;
-    if changed == 0 {
-        // Changed by someone else since it was read (updated, disabled, deleted).
-        return Ok(false);
-    }
-    let last_index = p.runs.len().saturating_sub(1);
-    for (i, (scheduled, due)) in p.runs.iter().enumerate() {
-        let due = if p.queued { QUEUED_DUE } else { to_ms(*due) };
-        let is_last = p.next.is_none() && i == last_index;
-        tx.execute("INSERT INTO attempts (job_id, scheduled_time, repeat_count, action_name, retry_count, due_at, is_last)
-             VALUES (?1, ?2, ?3, 'MainAction', 0, ?4, ?5)", params![row.id, to_ms(*scheduled), row.repeat_count + 1 + i as i64, due, is_last])?;
-    }
-    if let Some(postponed) = &p.postponed {
+        .execute("UPDATE jobs SET state = 'Faulted', next_run = NULL, finished_at = ?1, faulted_count = faulted_count + 1,
+             version = version + 1 WHERE id = ?2 AND version = ?3 AND next_run IS NOT DISTINCT FROM ?4 AND state = 'Enabled'", params![now_ms, row.id, row.version, row.next_run])?;
+    if changed == 1 {
         tx.execute("INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
-             VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Postponed', ?4, 0, ?5)", params![row.id, now_ms, to_ms(postponed.first), postponed.message, repeat])?;
+             VALUES (?1, ?2, ?2, ?3, 'MainAction', 'Failed', ?4, 0, ?5)", params![
+            row.id,
+            now_ms,
+            row.next_run.unwrap_or(now_ms),
+            format!("The stored job definition can no longer be used, so the job is Faulted: {reason}"),
+            row.repeat_count
+        ])?;
         prune_history(tx, row.id)?;
     }
-    Ok(true)
+    Ok(changed == 1)
 }
