@@ -25,6 +25,7 @@ mod backoff;
 mod claims;
 mod promotion;
 mod record;
+mod record_many;
 mod retention;
 mod run_loop;
 mod send_check;

@@ -8,6 +8,7 @@
 
 use super::attempt::Attempt;
 use super::backoff::Backoff;
+use super::record_many;
 use super::sending::Sending;
 use super::{QUEUED_DUE, RECORD_BATCH, RECORD_DEFER, SHUTDOWN_GRACE};
 use crate::actions::{failure_summary, Note, Outcome};
@@ -28,7 +29,7 @@ pub(super) const HISTORY_KEEP: i64 = 1_000;
 /// An attempt that ran (or found nothing to run), waiting to be recorded.
 #[derive(Debug)]
 pub(crate) struct Finished {
-    attempt: Attempt,
+    pub(super) attempt: Attempt,
     retry: Retry,
     has_error_action: bool,
     /// `None`: nothing ran (the error action was removed since the occurrence faulted).
@@ -67,6 +68,37 @@ impl Finished {
         }
     }
 
+    pub(super) fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    pub(super) fn start_ms(&self) -> i64 {
+        self.start_ms
+    }
+
+    pub(super) fn end_ms(&self) -> i64 {
+        self.end_ms
+    }
+
+    /// The retry delay after this attempt, if it failed and the policy allows another.
+    fn next_retry(&self) -> Option<std::time::Duration> {
+        u32::try_from(self.attempt.retry_count + 1)
+            .ok()
+            .and_then(|n| self.retry.delay_before(n))
+    }
+
+    /// Whether recording this result ends its occurrence with nothing more to schedule: it ran,
+    /// and it is neither a failure with a retry left nor a main action's final failure that
+    /// starts the error action (`record_one` decides the same way).
+    pub(super) fn ends_plainly(&self) -> bool {
+        let Some(outcome) = &self.outcome else {
+            return false;
+        };
+        outcome.success
+            || (self.next_retry().is_none()
+                && (self.attempt.error_action || !self.has_error_action))
+    }
+
     fn success(&self) -> bool {
         self.outcome.as_ref().is_some_and(|o| o.success)
     }
@@ -75,10 +107,7 @@ impl Finished {
     fn fault_note(&self) -> Option<Note> {
         let attempt = &self.attempt;
         let outcome = self.outcome.as_ref()?;
-        let retries_left = u32::try_from(attempt.retry_count + 1)
-            .ok()
-            .and_then(|n| self.retry.delay_before(n))
-            .is_some();
+        let retries_left = self.next_retry().is_some();
         if outcome.success || retries_left || attempt.error_action || self.has_error_action {
             return None;
         }
@@ -212,7 +241,30 @@ impl Engine {
             // (`Store::write_runner`), and rows locked in one order never deadlock.
             let mut order: Vec<usize> = (0..batch.len()).collect();
             order.sort_by_key(|&i| batch[i].attempt.job_id);
-            for i in order {
+            // The plain results in a few statements; the rest (and, should that fail, all of
+            // them) one by one below. A result whose attempt is no longer ours writes nothing.
+            let looked = record_many::look(tx, &batch)?;
+            let mut done: Vec<bool> = batch
+                .iter()
+                .map(|f| !looked.ours.contains(&f.attempt.id))
+                .collect();
+            let plain = record_many::plain(&batch, &looked);
+            if !plain.is_empty() {
+                step("SAVEPOINT record_many")?;
+                let rows: Vec<&Finished> = plain.iter().map(|&i| &batch[i]).collect();
+                match record_many::write(tx, &rows) {
+                    Ok(()) => {
+                        step("RELEASE record_many")?;
+                        plain.iter().for_each(|&i| done[i] = true);
+                    }
+                    Err(e) => {
+                        tracing::debug!(error = %e, "recording results together; one by one instead");
+                        step("ROLLBACK TO record_many")?;
+                        step("RELEASE record_many")?;
+                    }
+                }
+            }
+            for i in order.into_iter().filter(|&i| !done[i]) {
                 let finished = &batch[i];
                 step("SAVEPOINT record_one")?;
                 match record_one(tx, finished) {
@@ -317,10 +369,7 @@ fn record_one(tx: &Db<'_>, f: &Finished) -> Result<bool> {
         tx.execute("UPDATE jobs SET execution_count = execution_count + 1, failure_count = failure_count + ?1,
              last_execution = ?2 WHERE id = ?3", params![i64::from(!f.success()), f.start_ms, attempt.job_id])?;
     }
-    let next_retry = u32::try_from(attempt.retry_count + 1)
-        .ok()
-        .and_then(|n| f.retry.delay_before(n));
-    match (outcome.success, next_retry) {
+    match (outcome.success, f.next_retry()) {
         (false, Some(delay)) => {
             let due = f.end_ms.saturating_add(delay.as_millis() as i64);
             tx.execute("UPDATE attempts SET retry_count = retry_count + 1, due_at = ?1, claimed = 0, claim_owner = NULL,
