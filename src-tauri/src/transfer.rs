@@ -282,17 +282,15 @@ pub fn export_history(
 /// Records read per engine call while exporting a history (each call is one short read).
 const EXPORT_PAGE: usize = 1_000;
 
-/// The file, owner-only (as `kairos export -o`) when it carries secrets, also when it existed.
+/// The file, replaced whole (`kairos_local::write_atomically`), owner-only (as `kairos export
+/// -o`) when it carries secrets, also when it existed.
 fn write(path: &Path, text: &str, private: bool) -> std::io::Result<()> {
-    if private {
-        kairos_local::create_private(path)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
-        }
-    }
-    std::fs::write(path, text)
+    let mode = if private {
+        kairos_local::FileMode::Private
+    } else {
+        kairos_local::FileMode::Normal
+    };
+    kairos_local::write_atomically(path, text.as_bytes(), mode)
 }
 
 fn read_file(path: &str, at: &str) -> CommandResult<String> {

@@ -49,5 +49,5 @@ pub fn set(item: &LoginItem, on: bool) -> std::io::Result<()> {
     let entry = format!(
         "[Desktop Entry]\nType=Application\nName=Kairos\nComment=Keeps scheduled jobs firing from the tray\nExec=\"{quoted}\"\nX-GNOME-Autostart-enabled=true\nTerminal=false\n"
     );
-    std::fs::write(file, entry)
+    crate::write_atomically(file, entry.as_bytes(), crate::FileMode::Normal)
 }

@@ -1,7 +1,6 @@
 //! The API token: from `KAIROS_API_TOKEN`, or generated once into the data directory.
 
-use crate::LocalError;
-use std::io::Write;
+use crate::{create_atomically, write_atomically, FileMode, LocalError};
 use std::path::Path;
 
 pub const TOKEN_FILE: &str = "api-token";
@@ -51,24 +50,22 @@ fn token_from_file(dir: &Path) -> Result<String, String> {
 }
 
 /// A new random token (64 hex digits: two UUIDv4s, 244 random bits from the OS), written with
-/// mode 0600 to a temporary file and then linked into place, so a concurrent start never reads a
-/// half-written file: when two processes race, the first link wins and both use its token.
-/// `replace` overwrites a blank token file.
+/// mode 0600 to a temporary file and then put in place atomically (`create_atomically`: a
+/// link or a rename that refuses an existing name; the directory synced after), so a concurrent
+/// start never reads a half-written file: when two processes race, the first one wins and both
+/// use its token. `replace` overwrites a blank token file (`write_atomically`).
 fn write_new_token(dir: &Path, path: &Path, replace: bool) -> Result<String, String> {
     let token = format!(
         "{}{}",
         uuid::Uuid::new_v4().simple(),
         uuid::Uuid::new_v4().simple()
     );
-    let temporary = dir.join(format!(".{TOKEN_FILE}.{}", uuid::Uuid::new_v4().simple()));
-    let placed = write_private(&temporary, &format!("{token}\n")).and_then(|()| {
-        if replace {
-            std::fs::rename(&temporary, path)
-        } else {
-            std::fs::hard_link(&temporary, path)
-        }
-    });
-    let _ = std::fs::remove_file(&temporary);
+    let text = format!("{token}\n");
+    let placed = if replace {
+        write_atomically(path, text.as_bytes(), FileMode::Private)
+    } else {
+        create_atomically(path, text.as_bytes(), FileMode::Private)
+    };
     match placed {
         Ok(()) => {
             tracing::info!(file = %path.display(), "API token generated");
@@ -78,17 +75,6 @@ fn write_new_token(dir: &Path, path: &Path, replace: bool) -> Result<String, Str
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && !replace => token_from_file(dir),
         Err(e) => Err(format!("cannot write {}: {e}", path.display())),
     }
-}
-
-/// Create `path` (which must not exist) readable by its owner only, with `text`.
-fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()
 }
 
 /// Make sure only the owner can read the token file.

@@ -7,6 +7,7 @@ use crate::manage::backend::{collection_key, Failure, Outcome, EXIT_FAILURE};
 use crate::manage::{Context, Target};
 use clap::Args;
 use kairos_engine::export::{to_document, ExportError, ExportFormat};
+use kairos_local::{write_atomically, FileMode};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -86,12 +87,13 @@ impl ExportArgs {
         let Some(path) = &self.output else {
             return Ok(text);
         };
-        let written = if self.with_secrets {
-            kairos_local::create_private(path).and_then(|()| std::fs::write(path, &text))
+        // Replaced whole (a crash leaves the old file or the new one), owner-only with secrets.
+        let mode = if self.with_secrets {
+            FileMode::Private
         } else {
-            std::fs::write(path, &text)
+            FileMode::Normal
         };
-        written.map_err(|e| {
+        write_atomically(path, text.as_bytes(), mode).map_err(|e| {
             Failure::new(
                 EXIT_FAILURE,
                 "WriteFailed",
