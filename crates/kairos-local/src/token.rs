@@ -96,3 +96,58 @@ fn restrict(path: &Path) -> Result<(), String> {
     let _ = path;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn starts_at_once_agree_on_one_token_and_leave_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let tokens: Vec<String> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8)
+                .map(|_| s.spawn(|| token_from_file(dir.path()).unwrap()))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(tokens.iter().all(|t| t == &tokens[0]), "{tokens:?}");
+        assert_eq!(tokens[0].len(), 64);
+        let file = dir.path().join(TOKEN_FILE);
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            format!("{}\n", tokens[0])
+        );
+        assert_eq!(names(dir.path()), [TOKEN_FILE]);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
+
+    #[test]
+    fn a_blank_token_file_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(TOKEN_FILE);
+        std::fs::write(&file, " \n").unwrap();
+        let token = token_from_file(dir.path()).unwrap();
+        assert_eq!(token.len(), 64);
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            format!("{token}\n")
+        );
+        assert_eq!(names(dir.path()), [TOKEN_FILE]);
+        assert_eq!(token_from_file(dir.path()).unwrap(), token, "then kept");
+    }
+}
