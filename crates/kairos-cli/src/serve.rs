@@ -20,6 +20,7 @@ use crate::commands::report;
 use clap::Args;
 use kairos_api::ServeConfig;
 use kairos_core::FieldError;
+use kairos_engine::store::SqliteSync;
 use kairos_engine::{Database, Engine, EngineConfig};
 use kairos_local::{api_token, create_private, data_dir, DATABASE_FILE};
 use std::io::Write;
@@ -89,6 +90,19 @@ pub struct ServeArgs {
     /// for log collectors).
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    /// On SQLite: `full` syncs every commit before the API answers, so what was acknowledged
+    /// survives a power loss; `normal` syncs at checkpoints (faster writes; after a power loss
+    /// the database is intact but the last writes may be gone). PostgreSQL has its own setting
+    /// (synchronous_commit).
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = SqliteSyncArg::Full)]
+    sqlite_sync: SqliteSyncArg,
+}
+
+/// `--sqlite-sync`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum SqliteSyncArg {
+    Full,
+    Normal,
 }
 
 /// `--log-format`.
@@ -193,6 +207,10 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
                 .filter(|url| !url.trim().is_empty()),
             takeover_after: args.takeover_after,
             metrics_without_token: args.metrics_without_token,
+            sqlite_sync: match args.sqlite_sync {
+                SqliteSyncArg::Full => SqliteSync::Full,
+                SqliteSyncArg::Normal => SqliteSync::Normal,
+            },
         },
     ));
     // Engine calls still on the blocking pool get a moment; the database stays consistent
@@ -210,6 +228,7 @@ struct Guards {
     database: Option<String>,
     takeover_after: Duration,
     metrics_without_token: bool,
+    sqlite_sync: SqliteSync,
 }
 
 async fn run(
@@ -225,6 +244,7 @@ async fn run(
         database: database_url,
         takeover_after,
         metrics_without_token,
+        sqlite_sync,
     } = guards;
     let mut signals = match kairos_local::shutdown::StopRequests::install() {
         Ok(signals) => signals,
@@ -289,6 +309,7 @@ async fn run(
     let mut engine_config = EngineConfig::new(database);
     engine_config.actions.deny_private_targets = deny_private_targets;
     engine_config.takeover_after = takeover_after;
+    engine_config.sqlite_sync = sqlite_sync;
     let engine = match Engine::open(engine_config) {
         Ok(engine) => engine,
         // The URL's own mistakes (a bad sslmode, an unreadable sslrootcert) are bad input.

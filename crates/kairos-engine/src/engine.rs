@@ -53,6 +53,8 @@ pub struct EngineConfig {
     /// On PostgreSQL: how long a server's heart may stop before the others take over what it
     /// claimed (at most 30 s by default, see `lease::DEFAULT_TAKEOVER_AFTER`).
     pub takeover_after: Duration,
+    /// On SQLite: when a commit reaches the disk (default: before it returns).
+    pub sqlite_sync: crate::store::SqliteSync,
 }
 
 impl EngineConfig {
@@ -64,6 +66,7 @@ impl EngineConfig {
             actions: ExecutorConfig::from_env(Duration::from_secs(60)),
             busy_timeout: crate::store::DEFAULT_BUSY_TIMEOUT,
             takeover_after: crate::lease::DEFAULT_TAKEOVER_AFTER,
+            sqlite_sync: crate::store::SqliteSync::default(),
         }
     }
 }
@@ -96,7 +99,9 @@ pub(crate) struct Inner {
 impl Engine {
     pub fn open(config: EngineConfig) -> Result<Engine> {
         let store = match &config.database {
-            Database::File(path) => Store::open_with(path, config.busy_timeout)?,
+            Database::File(path) => {
+                Store::open_with(path, config.busy_timeout, config.sqlite_sync)?
+            }
             Database::Memory => Store::open_in_memory()?,
             Database::Postgres(url) => Store::open_postgres(url)?,
         };

@@ -14,7 +14,7 @@ impl Bench<'_> {
     pub(crate) async fn api(&self, run: usize) -> Vec<ApiResult> {
         println!("\n== api, run {run}: GET one job, keep-alive connections");
         let dir = scratch(self.args.keep);
-        let server = Server::start(self.kairos, dir.path());
+        let server = Server::start(self.kairos, dir.path(), self.sync);
         let api = Api::new(&server.base);
         let coll = format!("{SUBSCRIPTION}/jobCollections/api");
         api.put_collection(&coll, 100).await;

@@ -27,7 +27,7 @@ impl Bench<'_> {
         let n = self.args.burst_jobs;
         println!("\n== burst, run {run}: {n} one-time jobs due at the same instant");
         let dir = scratch(self.args.keep);
-        let server = Server::start(self.kairos, dir.path());
+        let server = Server::start(self.kairos, dir.path(), self.sync);
         let api = Api::new(&server.base);
         let coll = format!("{SUBSCRIPTION}/jobCollections/burst");
         api.put_collection(&coll, n.max(100_000)).await;

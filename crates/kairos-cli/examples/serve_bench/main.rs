@@ -113,6 +113,10 @@ struct Args {
     /// Keep the data directories (their paths are printed).
     #[arg(long)]
     keep: bool,
+    /// The server's `--sqlite-sync`; burst: several (`normal,full`) alternate run by run, each
+    /// with its own summary.
+    #[arg(long, value_delimiter = ',', default_value = "full")]
+    sqlite_sync: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -143,17 +147,30 @@ fn main() {
         .enable_all()
         .build()
         .expect("the client runtime");
-    let bench = Bench {
+    let bench_with = |sync| Bench {
         args: &args,
         kairos: &kairos,
         sink: &sink,
+        sync,
     };
+    let bench = bench_with(&args.sqlite_sync[0]);
     let runs = args.runs.max(1);
     client.block_on(async {
         let all = args.scenario == Scenario::All;
         if all || args.scenario == Scenario::Burst {
-            let results: Vec<_> = collect_runs(runs, |run| bench.burst(run)).await;
-            print_burst_summary(&results, args.burst_jobs);
+            // Alternated run by run, so a change in the machine's load touches every mode.
+            let mut results: Vec<Vec<BurstResult>> =
+                args.sqlite_sync.iter().map(|_| Vec::new()).collect();
+            for run in 1..=runs {
+                for (mode, sync) in args.sqlite_sync.iter().enumerate() {
+                    println!("\n-- --sqlite-sync {sync}");
+                    results[mode].push(bench_with(sync).burst(run).await);
+                }
+            }
+            for (sync, results) in args.sqlite_sync.iter().zip(&results) {
+                println!("\n-- --sqlite-sync {sync}");
+                print_burst_summary(results, args.burst_jobs);
+            }
         }
         if all || args.scenario == Scenario::Precision {
             let results: Vec<_> = collect_runs(runs, |run| bench.precision(run)).await;
@@ -185,4 +202,6 @@ struct Bench<'a> {
     args: &'a Args,
     kairos: &'a Path,
     sink: &'a Sink,
+    /// The server's `--sqlite-sync`.
+    sync: &'a str,
 }

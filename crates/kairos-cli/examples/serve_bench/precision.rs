@@ -19,7 +19,7 @@ impl Bench<'_> {
         let occurrences = self.args.occurrences.max(1);
         println!("\n== precision, run {run}: {n} jobs every minute, {occurrences} occurrences");
         let dir = scratch(self.args.keep);
-        let server = Server::start(self.kairos, dir.path());
+        let server = Server::start(self.kairos, dir.path(), self.sync);
         let api = Api::new(&server.base);
         let coll = format!("{SUBSCRIPTION}/jobCollections/precision");
         api.put_collection(&coll, n.max(1_000)).await;

@@ -9,7 +9,7 @@ impl Bench<'_> {
             "\n== scale: {n} enabled jobs (half one-time a year ahead, half daily from tomorrow)"
         );
         let dir = scratch(self.args.keep);
-        let server = Server::start(self.kairos, dir.path());
+        let server = Server::start(self.kairos, dir.path(), self.sync);
         let api = Api::new(&server.base);
         let coll = format!("{SUBSCRIPTION}/jobCollections/scale");
         api.put_collection(&coll, n.max(100_000)).await;
@@ -52,7 +52,7 @@ impl Bench<'_> {
         let mut ready_line = Vec::new();
         let mut ready_api = Vec::new();
         for restart in 1..=self.args.restarts.max(1) {
-            let server = Server::start(self.kairos, dir.path());
+            let server = Server::start(self.kairos, dir.path(), self.sync);
             let api = Api::new(&server.base);
             let first_answer = loop {
                 let (status, _) = api.try_call("GET", &probe).await;

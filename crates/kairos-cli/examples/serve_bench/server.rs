@@ -14,9 +14,9 @@ pub(crate) struct Server {
 }
 
 impl Server {
-    /// `kairos serve` on a free loopback port, with `DIR/data` as data directory and its log
-    /// (default filter, `info`) in `DIR/server.log`.
-    pub(crate) fn start(kairos: &Path, dir: &Path) -> Server {
+    /// `kairos serve` on a free loopback port, with `DIR/data` as data directory, `--sqlite-sync
+    /// SYNC`, and its log (default filter, `info`) in `DIR/server.log`.
+    pub(crate) fn start(kairos: &Path, dir: &Path, sync: &str) -> Server {
         let data = dir.join("data");
         let log = std::fs::OpenOptions::new()
             .create(true)
@@ -27,6 +27,7 @@ impl Server {
         let mut child = Command::new(kairos)
             .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
             .arg(&data)
+            .args(["--sqlite-sync", sync])
             .env("KAIROS_API_TOKEN", TOKEN)
             .env_remove("RUST_LOG")
             .stdin(Stdio::null())

@@ -15,7 +15,7 @@ mod sqlite;
 pub use pg_tls::{PgTlsError, SslMode, TlsOptions};
 use postgres::WriteLock;
 pub use postgres::{PgStore, PG_CONNECTIONS};
-pub use sqlite::{SqliteStore, DEFAULT_BUSY_TIMEOUT};
+pub use sqlite::{SqliteStore, SqliteSync, DEFAULT_BUSY_TIMEOUT};
 
 use crate::db::{Db, Dialect};
 use crate::error::Result;
@@ -35,9 +35,14 @@ impl Store {
         Ok(Store::Sqlite(SqliteStore::open(path)?))
     }
 
-    /// `open`, waiting at most `busy_timeout` for another process's write transaction.
-    pub fn open_with(path: &Path, busy_timeout: Duration) -> Result<Store> {
-        Ok(Store::Sqlite(SqliteStore::open_with(path, busy_timeout)?))
+    /// `open`, waiting at most `busy_timeout` for another process's write transaction, with
+    /// commits as durable as `sync` says.
+    pub fn open_with(path: &Path, busy_timeout: Duration, sync: SqliteSync) -> Result<Store> {
+        Ok(Store::Sqlite(SqliteStore::open_with(
+            path,
+            busy_timeout,
+            sync,
+        )?))
     }
 
     /// A private in-memory SQLite database, for tests.

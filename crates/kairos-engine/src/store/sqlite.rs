@@ -16,6 +16,28 @@ const READERS: usize = 4;
 /// How long a statement waits for another process's write transaction before it fails busy.
 pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// When a commit reaches the disk (SQLite's `synchronous`, in WAL mode). docs/semantics.md,
+/// "Durability", says what each keeps after a power loss and docs/benchmarks.md what each costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SqliteSync {
+    /// Every commit is synced before it returns (`FULL`): what was acknowledged survives a
+    /// power loss or an OS crash.
+    #[default]
+    Full,
+    /// Commits are synced at checkpoints (`NORMAL`): consistent after a power loss, but the
+    /// last commits before it can roll back. Survives a crash of Kairos itself all the same.
+    Normal,
+}
+
+impl SqliteSync {
+    fn pragma(self) -> &'static str {
+        match self {
+            SqliteSync::Full => "FULL",
+            SqliteSync::Normal => "NORMAL",
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct SqliteStore {
     writer: Mutex<Connection>,
@@ -27,18 +49,19 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// Open (creating if needed) the database at `path` and bring it to the newest schema.
     pub fn open(path: &Path) -> Result<SqliteStore> {
-        SqliteStore::open_with(path, DEFAULT_BUSY_TIMEOUT)
+        SqliteStore::open_with(path, DEFAULT_BUSY_TIMEOUT, SqliteSync::default())
     }
 
-    /// `open`, waiting at most `busy_timeout` for another process's write transaction.
-    pub fn open_with(path: &Path, busy_timeout: Duration) -> Result<SqliteStore> {
+    /// `open`, waiting at most `busy_timeout` for another process's write transaction, with
+    /// commits as durable as `sync` says.
+    pub fn open_with(path: &Path, busy_timeout: Duration, sync: SqliteSync) -> Result<SqliteStore> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| {
                 EngineError::internal(format!("cannot create {}: {e}", dir.display()))
             })?;
         }
         let mut writer = Connection::open(path)?;
-        configure(&writer, busy_timeout)?;
+        configure(&writer, busy_timeout, sync)?;
         migrations::migrate(&mut writer).map_err(|e| EngineError::internal(e.to_string()))?;
         // Secrets live in this file: only its owner may read it, also when an older Kairos
         // (or the user) created it with looser permissions.
@@ -56,7 +79,7 @@ impl SqliteStore {
                         | OpenFlags::SQLITE_OPEN_NO_MUTEX
                         | OpenFlags::SQLITE_OPEN_URI,
                 )?;
-                configure(&c, busy_timeout)?;
+                configure(&c, busy_timeout, sync)?;
                 Ok(Mutex::new(c))
             })
             .collect::<Result<Vec<_>>>()?;
@@ -70,7 +93,7 @@ impl SqliteStore {
     /// A private in-memory database, for tests.
     pub fn open_in_memory() -> Result<SqliteStore> {
         let mut writer = Connection::open_in_memory()?;
-        configure(&writer, DEFAULT_BUSY_TIMEOUT)?;
+        configure(&writer, DEFAULT_BUSY_TIMEOUT, SqliteSync::default())?;
         migrations::migrate(&mut writer).map_err(|e| EngineError::internal(e.to_string()))?;
         Ok(SqliteStore {
             writer: Mutex::new(writer),
@@ -146,7 +169,7 @@ fn snapshot<T>(conn: &Connection, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Resul
     Ok(value)
 }
 
-fn configure(conn: &Connection, busy_timeout: Duration) -> Result<()> {
+fn configure(conn: &Connection, busy_timeout: Duration, sync: SqliteSync) -> Result<()> {
     conn.busy_timeout(busy_timeout)?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // Deleted rows (a deleted job's secrets, its history) are overwritten, not left readable
@@ -154,7 +177,7 @@ fn configure(conn: &Connection, busy_timeout: Duration) -> Result<()> {
     conn.pragma_update(None, "secure_delete", "ON")?;
     // WAL is a property of the file; setting it on a read-only connection is a no-op error we ignore.
     let _ = conn.pragma_update(None, "journal_mode", "WAL");
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "synchronous", sync.pragma())?;
     Ok(())
 }
 
