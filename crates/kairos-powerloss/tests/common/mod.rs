@@ -1,4 +1,6 @@
 //! A mounted filesystem over a fresh backing directory, for one test.
+// Each test binary uses part of this module.
+#![allow(dead_code)]
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
