@@ -36,15 +36,33 @@
 //!   it); it never keeps a later unsynced write while dropping an earlier one, beyond tearing.
 //! - The backing directory itself is assumed not to lose power: nothing is fsynced there.
 //! - Files are owned by the user this filesystem runs as (root in the tests), not the caller.
+//! - An fsync of a new file does not make its name durable (ext4 in practice commits it too;
+//!   POSIX does not promise it, and the stricter rule is the one programs must be written for).
+//! - FUSE `forget` is ignored: the inode table only shrinks at a power loss (fine for tests).
+//!   Requests are served one at a time, by one thread.
 //!
 //! # Power loss and the kernel's caches
 //!
-//! Entries and attributes are not cached by the kernel (TTL 0); file pages are (`keep_cache`,
-//! which a shared `mmap` like SQLite's `-shm` needs: no `direct_io`). A power loss forgets every
+//! Mount options: `fsname=kairos-powerloss`, `subtype=kairos-powerloss`, `default_permissions`
+//! (the kernel checks modes) and `allow_other` (any user may use it). Entries and attributes are
+//! not cached by the kernel (TTL 0); file pages are (`FOPEN_KEEP_CACHE` on every open, which a
+//! shared `mmap` like SQLite's `-shm` needs: no `direct_io`). A power loss forgets every
 //! inode, and later lookups hand out new inode numbers, so nothing the kernel cached before can
 //! be seen after it. Kill every process that has files open on the mount **before** the power
 //! loss: a descriptor opened before it refers to a forgotten inode and fails with `ESTALE`.
 //! The mount can be used again right after, or unmounted and mounted afresh.
+//!
+//! # SQLite
+//!
+//! SQLite in WAL mode works on the mount unchanged, `-shm` mapping included (the tests run a
+//! writer and a reader connection, and a writer process killed with SIGKILL). What it shows:
+//! with `synchronous=FULL` every commit that returned survives a power loss, torn or not; with
+//! `NORMAL` the commits since the last checkpoint are lost and `integrity_check` stays ok.
+//! SQLite fsyncs the directory only when it first syncs a new rollback journal or WAL, never
+//! for the database file itself: whatever else is in that directory becomes durable then too,
+//! but a program (or test) that wants a new database to survive must fsync its directory. A
+//! connection closed normally checkpoints and deletes its WAL; close it with
+//! `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE` (or kill the process) to take the WAL into the loss.
 //!
 //! # Use
 //!
