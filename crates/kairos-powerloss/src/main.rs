@@ -23,10 +23,28 @@ fn main() -> std::process::ExitCode {
 
     let args = Args::parse();
     let run = || -> Result<(), kairos_powerloss::Error> {
+        let control = kairos_powerloss::Error::Control;
+        // Blocked before any thread starts, so every thread inherits it and the signals wait
+        // for the signalfd below.
+        let mut signals = nix::sys::signal::SigSet::empty();
+        signals.add(nix::sys::signal::Signal::SIGTERM);
+        signals.add(nix::sys::signal::Signal::SIGINT);
+        signals.thread_block().map_err(|e| control(e.into()))?;
         let handle = kairos_powerloss::PowerLossFs::mount(&args.backing, &args.mount)?;
         let _ = std::fs::remove_file(&args.control);
-        let listener = std::os::unix::net::UnixListener::bind(&args.control)
-            .map_err(kairos_powerloss::Error::Control)?;
+        let listener = std::os::unix::net::UnixListener::bind(&args.control).map_err(control)?;
+        // SIGTERM or SIGINT: unmount cleanly, as the `unmount` command does, rather than leave
+        // a dead mount behind ("Transport endpoint is not connected").
+        let signalfd =
+            nix::sys::signalfd::SignalFd::new(&signals).map_err(|e| control(e.into()))?;
+        let socket = args.control.clone();
+        std::thread::spawn(move || {
+            if signalfd.read_signal().is_ok() {
+                if let Ok(mut stream) = std::os::unix::net::UnixStream::connect(&socket) {
+                    let _ = std::io::Write::write_all(&mut stream, b"unmount\n");
+                }
+            }
+        });
         println!("ready");
         kairos_powerloss::serve(&listener, &handle)?;
         handle.unmount()

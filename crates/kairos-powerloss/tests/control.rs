@@ -3,7 +3,51 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+/// Starts the program on fresh directories and waits for its `ready` line.
+fn start(backing: &Path, mount: &Path, socket: &Path) -> Child {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos-powerloss"))
+        .arg("--backing")
+        .arg(backing)
+        .arg("--mount")
+        .arg(mount)
+        .arg("--control")
+        .arg(socket)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut ready = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .unwrap();
+    assert_eq!(ready, "ready\n");
+    child
+}
+
+#[test]
+fn sigterm_syncs_and_unmounts() {
+    let (backing, mount, control) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let mut child = start(
+        backing.path(),
+        mount.path(),
+        &control.path().join("control.sock"),
+    );
+    std::fs::write(mount.path().join("f"), b"unsynced").unwrap();
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(
+        std::fs::read(backing.path().join("f")).unwrap(),
+        b"unsynced"
+    );
+    assert!(!mount.path().join("f").exists(), "unmounted");
+}
 
 #[test]
 fn the_program_loses_unsynced_writes_on_the_power_loss_command() {
