@@ -54,11 +54,13 @@ pub fn serve(listener: &UnixListener, handle: &Handle) -> Result<(), Error> {
             // A client that goes away mid-line only ends its own connection.
             let Ok(line) = line else { break };
             let (reply, stop) = answer(handle, &line);
-            if writeln!(writer, "{reply}").is_err() {
-                break;
-            }
+            let written = writeln!(writer, "{reply}");
+            // An `unmount` counts even when its sender did not wait for the answer.
             if stop {
                 return Ok(());
+            }
+            if written.is_err() {
+                break;
             }
         }
     }

@@ -83,6 +83,9 @@
 //! | `status` | what a power loss would take now | `ok dirty_files=F dirty_pages=P pending=N` |
 //! | `unmount` | `sync-all`, answer, unmount and exit 0 | `ok` |
 //!
+//! SIGTERM and SIGINT do what `unmount` does. A program killed otherwise leaves a dead mount
+//! ("Transport endpoint is not connected"): `umount -l MOUNT` removes it.
+//!
 //! Unmounting ([`Handle::unmount`], the `unmount` command, dropping the [`Handle`]) syncs
 //! everything first, as a clean shutdown does; call `power_loss` before it to lose data.
 #![cfg(target_os = "linux")]

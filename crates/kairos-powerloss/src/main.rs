@@ -42,6 +42,8 @@ fn main() -> std::process::ExitCode {
             if signalfd.read_signal().is_ok() {
                 if let Ok(mut stream) = std::os::unix::net::UnixStream::connect(&socket) {
                     let _ = std::io::Write::write_all(&mut stream, b"unmount\n");
+                    // Wait for the answer, so the command is read before this end closes.
+                    let _ = std::io::Read::read(&mut stream, &mut [0; 16]);
                 }
             }
         });

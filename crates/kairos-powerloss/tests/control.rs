@@ -26,6 +26,24 @@ fn start(backing: &Path, mount: &Path, socket: &Path) -> Child {
     child
 }
 
+/// Waits for the program to exit; one that hangs is killed (so the test fails instead of
+/// hanging) and its mount detached.
+fn wait(mut child: Child, mount: &Path) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            let _ = nix::mount::umount2(mount, nix::mount::MntFlags::MNT_DETACH);
+            panic!("kairos-powerloss did not exit");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
 #[test]
 fn sigterm_syncs_and_unmounts() {
     let (backing, mount, control) = (
@@ -33,7 +51,7 @@ fn sigterm_syncs_and_unmounts() {
         tempfile::tempdir().unwrap(),
         tempfile::tempdir().unwrap(),
     );
-    let mut child = start(
+    let child = start(
         backing.path(),
         mount.path(),
         &control.path().join("control.sock"),
@@ -41,7 +59,7 @@ fn sigterm_syncs_and_unmounts() {
     std::fs::write(mount.path().join("f"), b"unsynced").unwrap();
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
-    assert!(child.wait().unwrap().success());
+    assert!(wait(child, mount.path()).success());
     assert_eq!(
         std::fs::read(backing.path().join("f")).unwrap(),
         b"unsynced"
@@ -92,7 +110,7 @@ fn the_program_loses_unsynced_writes_on_the_power_loss_command() {
     // Written after the loss, synced by the clean unmount.
     std::fs::write(&token, b"after").unwrap();
     assert_eq!(ask("unmount"), "ok");
-    assert!(child.wait().unwrap().success());
+    assert!(wait(child, mount.path()).success());
     assert_eq!(
         std::fs::read(backing.path().join("token")).unwrap(),
         b"after"
