@@ -214,3 +214,45 @@ fn the_mount_is_usable_after_a_power_loss_and_synced_state_is_exact() {
     assert_eq!(fs::read(m.at("a/b/c")).unwrap(), b"three");
     assert_eq!(m.handle.status().dirty_files, 1);
 }
+
+#[test]
+fn a_rename_between_directories_is_durable_once_either_is_fsynced() {
+    for synced in ["from", "to"] {
+        let m = Mounted::new();
+        fs::create_dir(m.at("from")).unwrap();
+        fs::create_dir(m.at("to")).unwrap();
+        fs::write(m.at("from/f"), b"moved").unwrap();
+        m.handle.sync_all().unwrap();
+        fs::rename(m.at("from/f"), m.at("to/f")).unwrap();
+        sync_dir(&m.at(synced));
+        m.handle.power_loss(Loss::Clean).unwrap();
+        assert_eq!(
+            fs::read(m.at("to/f")).unwrap(),
+            b"moved",
+            "{synced} fsynced"
+        );
+        assert!(!m.at("from/f").exists(), "{synced} fsynced");
+    }
+}
+
+#[test]
+fn links_and_symlinks_without_the_directory_fsync_are_undone() {
+    let m = Mounted::new();
+    fs::write(m.at("target"), b"t").unwrap();
+    m.handle.sync_all().unwrap();
+    fs::hard_link(m.at("target"), m.at("hard")).unwrap();
+    std::os::unix::fs::symlink("target", m.at("soft")).unwrap();
+    assert_eq!(fs::read(m.at("soft")).unwrap(), b"t");
+    assert_eq!(
+        fs::read_link(m.at("soft")).unwrap(),
+        std::path::Path::new("target")
+    );
+    let report = m.handle.power_loss(Loss::Clean).unwrap();
+    assert_eq!(report.namespace_changes_undone, 2);
+    let names: Vec<_> = fs::read_dir(m.mount.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["target"]);
+    assert_eq!(fs::read(m.at("target")).unwrap(), b"t");
+}
