@@ -99,7 +99,7 @@ fn temporary_beside(
 }
 
 /// Make the rename itself durable (see `platform::sync_directory`).
-fn sync_parent(path: &Path) -> std::io::Result<()> {
+pub(crate) fn sync_parent(path: &Path) -> std::io::Result<()> {
     platform::sync_directory(parent(path))
 }
 

@@ -40,6 +40,12 @@ fn find_data_dir(given: Option<&Path>) -> Result<PathBuf, String> {
             .map(|d| d.join(APP_FOLDER))
             .ok_or("this platform has no data directory; pass --data-dir")?,
     };
+    // The folders about to be made, so their names can be synced once they are.
+    let missing: Vec<PathBuf> = dir
+        .ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+        .map(Path::to_path_buf)
+        .collect();
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -47,16 +53,32 @@ fn find_data_dir(given: Option<&Path>) -> Result<PathBuf, String> {
     builder
         .create(&dir)
         .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
+    // A new folder is only a name in its parent until the parent is synced: after a power loss
+    // the data directory, and the database made in it, would be gone (shown on the power-loss
+    // filesystem, crates/kairos-powerloss).
+    for made in &missing {
+        crate::atomic::sync_parent(made)
+            .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
+    }
     Ok(dir)
 }
 
-/// Create an empty file readable by its owner only, unless it exists.
+/// Create an empty file readable by its owner only, unless it exists. A new file's name is
+/// synced into its folder (SQLite syncs the folder for its journal and WAL, never for the
+/// database file itself).
 pub fn create_private(path: &Path) -> std::io::Result<()> {
     let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(false);
+    options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path).map(drop)
+    match options.open(path) {
+        Ok(file) => {
+            file.sync_all()?;
+            crate::atomic::sync_parent(path)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]
