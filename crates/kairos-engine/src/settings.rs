@@ -26,12 +26,20 @@ impl Engine {
     }
 
     pub fn set_setting(&self, key: &str, value: &str) -> Result<()> {
+        self.set_settings(&[(key, value)])
+    }
+
+    /// Several settings in one transaction: another process, a kill or a power loss sees all
+    /// of them changed or none (a Settings page saved as one).
+    pub fn set_settings(&self, values: &[(&str, &str)]) -> Result<()> {
         self.inner.store.write(|tx| {
-            tx.execute(
-                "INSERT INTO settings (key, value) VALUES (?1, ?2)
-                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                params![key, value],
-            )?;
+            for (key, value) in values {
+                tx.execute(
+                    "INSERT INTO settings (key, value) VALUES (?1, ?2)
+                     ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    params![key, value],
+                )?;
+            }
             Ok(())
         })?;
         // A setting may pause or resume the runner: this process's runner looks at once, as it

@@ -54,10 +54,13 @@ pub fn save(engine: &Engine, new: &Settings) -> Result<(), EngineError> {
         ));
     }
     let flag = |b: bool| if b { "true" } else { "false" };
-    engine.set_setting(SERVE_API, flag(new.serve_api))?;
-    engine.set_setting(API_PORT, &new.api_port.to_string())?;
-    engine.set_setting(ALLOW_COMMANDS, flag(new.allow_commands))?;
-    engine.set_setting(NOTIFY_ON_FAULT, flag(new.notify_on_fault))?;
+    // One transaction: a kill or a power loss in the middle leaves the old values or the new.
+    engine.set_settings(&[
+        (SERVE_API, flag(new.serve_api)),
+        (API_PORT, &new.api_port.to_string()),
+        (ALLOW_COMMANDS, flag(new.allow_commands)),
+        (NOTIFY_ON_FAULT, flag(new.notify_on_fault)),
+    ])?;
     LoginItem::tray_runner()
         .set(new.start_at_login)
         .map_err(|e| EngineError::internal(format!("cannot change the login items: {e}")))?;
