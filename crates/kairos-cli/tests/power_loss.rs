@@ -552,7 +552,7 @@ fn due_attempt_bursts() {
             .unwrap_or_default();
         std::thread::sleep(until_due.saturating_sub(Duration::from_millis(300)));
         for _ in 0..LOSSES_PER_ROUND {
-            let first = run.losses % LOSSES_PER_ROUND == 0;
+            let first = run.losses.is_multiple_of(LOSSES_PER_ROUND);
             std::thread::sleep(run.rng.millis(0, if first { 1200 } else { 500 }));
             server.kill();
             run.power_loss();
@@ -686,8 +686,8 @@ fn settings_number(i: u64) -> kairos_local::settings::Settings {
     kairos_local::settings::Settings {
         serve_api: i % 2 == 1,
         api_port: 1024 + (i % 60_000) as u16,
-        allow_commands: i % 3 == 0,
-        notify_on_fault: i % 2 == 0,
+        allow_commands: i.is_multiple_of(3),
+        notify_on_fault: i.is_multiple_of(2),
         start_at_login: false,
     }
 }
