@@ -392,4 +392,17 @@ mod tests {
             .unwrap();
         assert_eq!(tables, 0);
     }
+
+    #[test]
+    fn commits_are_synced_as_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        // SQLite's numbers: NORMAL is 1, FULL is 2.
+        for (sync, expected) in [(SqliteSync::default(), 2), (SqliteSync::Normal, 1)] {
+            let path = dir.path().join(format!("{sync:?}.db"));
+            let store = SqliteStore::open_with(&path, DEFAULT_BUSY_TIMEOUT, sync).unwrap();
+            let level: i64 =
+                store.with_writer(|c| c.query_row("PRAGMA synchronous", [], |r| r.get(0)).unwrap());
+            assert_eq!(level, expected, "{sync:?}");
+        }
+    }
 }
