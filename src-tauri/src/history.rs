@@ -76,16 +76,16 @@ pub fn history_page(d: &Desktop, request: &HistoryPageRequest) -> CommandResult<
     let key = job_key(&request.collection, &request.job)?;
     let filter = history_filter(&request.query)?;
     let top = request.top.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE) as usize;
-    let engine = &d.engine;
-    let (skip, found_at) = match request.started.as_deref() {
-        Some(s) => match engine.history_position(&key, &filter, instant(s, "started")?)? {
-            Some(position) => (position as usize, true),
-            None => (request.skip as usize, false),
-        },
-        None => (request.skip as usize, false),
-    };
+    let started = request
+        .started
+        .as_deref()
+        .map(|s| instant(s, "started"))
+        .transpose()?;
     // One record past the page says whether its last occurrence goes on.
-    let page = engine.list_job_history_filtered(&key, &filter, skip, top + 1)?;
+    let view = d
+        .engine
+        .history_view(&key, &filter, started, request.skip as usize, top + 1)?;
+    let (skip, found_at, page) = (view.skip, view.found, view.page);
     let mut records = page.items;
     let peek = (records.len() > top)
         .then(|| records.split_off(top))
@@ -110,9 +110,9 @@ pub fn history_page(d: &Desktop, request: &HistoryPageRequest) -> CommandResult<
         occurrences,
         skip: count(skip),
         next: peek.map(|_| count(skip + taken)),
-        total: count(engine.count_job_history(&key, &filter)? as usize),
+        total: count(view.total as usize),
         found,
-        running: running(d, &key)?,
+        running: view.running.iter().map(running_run).collect(),
     })
 }
 

@@ -62,39 +62,94 @@ impl Engine {
 
     /// How many records of the job's history `filter` lets through.
     pub fn count_job_history(&self, key: &JobKey, filter: &HistoryFilter) -> Result<u64> {
-        self.inner.store.read_snapshot(|conn| {
-            let job = require_job(conn, key)?;
-            let (status, from, to, text) = bind(filter);
-            let n: i64 = conn.query_row(
-                &format!("SELECT count(*) FROM history WHERE {FILTERED}"),
-                params![job.id, status, from, to, text],
-                |r| r.get(0),
-            )?;
-            Ok(n.max(0) as u64)
-        })
+        self.inner
+            .store
+            .read_snapshot(|conn| count(conn, key, filter))
     }
 
     /// The job's attempts in flight: claimed by the runner and due (claims are taken a moment
     /// early, and a queued occurrence is not running), oldest first.
     pub fn running_attempts(&self, key: &JobKey) -> Result<Vec<RunningAttempt>> {
         let now = to_ms(self.clock().now());
+        self.inner
+            .store
+            .read_snapshot(|conn| running(conn, key, now))
+    }
+
+    /// What a history viewer shows at once, read as of one commit so its parts agree (the
+    /// total counts the records listed, a run in flight is not also in the list): the page of
+    /// `top` records from `skip` — or, with `started`, from the start of the occurrence of the
+    /// record that started then (`history_position`) — the filtered total, and the attempts in
+    /// flight.
+    pub fn history_view(
+        &self,
+        key: &JobKey,
+        filter: &HistoryFilter,
+        started: Option<DateTime<Utc>>,
+        skip: usize,
+        top: usize,
+    ) -> Result<HistoryView> {
+        let now = to_ms(self.clock().now());
         self.inner.store.read_snapshot(|conn| {
-            let job = require_job(conn, key)?;
-            let rows = conn.query_map("SELECT scheduled_time, repeat_count, action_name, retry_count, due_at FROM attempts
-                 WHERE job_id = ?1 AND claimed = 1 AND due_at <= ?2 ORDER BY due_at, id", params![job.id, now], |r| {
-                    let action: String = r.get(2)?;
-                    Ok(RunningAttempt {
-                        scheduled_time: from_ms(r.get(0)?),
-                        repeat_count: r.get(1)?,
-                        action_name: JobHistoryActionName::parse(&action)
-                            .unwrap_or(JobHistoryActionName::MainAction),
-                        retry_count: r.get(3)?,
-                        since: from_ms(r.get(4)?),
-                    })
-                })?;
-            Ok(rows)
+            let found = match started {
+                Some(at) => position(conn, key, filter, to_ms(at))?,
+                None => None,
+            };
+            let skip = found.map_or(skip, |p| p as usize);
+            Ok(HistoryView {
+                found: found.is_some(),
+                skip,
+                page: list(conn, key, filter, skip, top)?,
+                total: count(conn, key, filter)?,
+                running: running(conn, key, now)?,
+            })
         })
     }
+}
+
+/// One read of a job's history for a viewer (`Engine::history_view`).
+#[derive(Debug)]
+pub struct HistoryView {
+    /// Whether a record started at the instant asked for (the page then starts at its
+    /// occurrence).
+    pub found: bool,
+    /// Where the page starts in the filtered, newest-first history.
+    pub skip: usize,
+    pub page: Page<JobHistoryDefinition>,
+    /// Records the filter lets through.
+    pub total: u64,
+    pub running: Vec<RunningAttempt>,
+}
+
+fn count(conn: &Db<'_>, key: &JobKey, filter: &HistoryFilter) -> Result<u64> {
+    let job = require_job(conn, key)?;
+    let (status, from, to, text) = bind(filter);
+    let n: i64 = conn.query_row(
+        &format!("SELECT count(*) FROM history WHERE {FILTERED}"),
+        params![job.id, status, from, to, text],
+        |r| r.get(0),
+    )?;
+    Ok(n.max(0) as u64)
+}
+
+fn running(conn: &Db<'_>, key: &JobKey, now: i64) -> Result<Vec<RunningAttempt>> {
+    let job = require_job(conn, key)?;
+    conn.query_map(
+        "SELECT scheduled_time, repeat_count, action_name, retry_count, due_at FROM attempts
+         WHERE job_id = ?1 AND claimed = 1 AND due_at <= ?2 ORDER BY due_at, id",
+        params![job.id, now],
+        |r| {
+            let action: String = r.get(2)?;
+            Ok(RunningAttempt {
+                scheduled_time: from_ms(r.get(0)?),
+                repeat_count: r.get(1)?,
+                action_name: JobHistoryActionName::parse(&action)
+                    .unwrap_or(JobHistoryActionName::MainAction),
+                retry_count: r.get(3)?,
+                since: from_ms(r.get(4)?),
+            })
+        },
+    )
 }
 
 type Bound = (
@@ -181,36 +236,38 @@ impl Engine {
         filter: &HistoryFilter,
         started: DateTime<Utc>,
     ) -> Result<Option<u64>> {
-        let at = to_ms(started);
-        self.inner.store.read_snapshot(|conn| {
-            let job = require_job(conn, key)?;
-            let (status, from, to, text) = bind(filter);
-            // Two short queries: as one join, SQLite re-ran the inner search for every record.
-            let run: Option<(i64, i64)> = conn
-                .query_opt(
-                    &format!(
-                        "SELECT expected_time, repeat_count FROM history
-                         WHERE {FILTERED} AND start_time BETWEEN CAST(?6 AS BIGINT) - 999 AND CAST(?6 AS BIGINT) + 999
-                         ORDER BY abs(start_time - CAST(?6 AS BIGINT)), id DESC LIMIT 1"
-                    ),
-                    params![job.id, status, from, to, text, at],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )?;
-            let Some((expected, repeat)) = run else {
-                return Ok(None);
-            };
-            let head: Option<i64> = conn.query_row(
-                "SELECT max(id) FROM history WHERE job_id = ?1 AND expected_time = ?2 AND repeat_count = ?3",
-                params![job.id, expected, repeat],
-                |r| r.get(0),
-            )?;
-            let Some(head) = head else { return Ok(None) };
-            let before: i64 = conn.query_row(
-                &format!("SELECT count(*) FROM history WHERE {FILTERED} AND id > ?6"),
-                params![job.id, status, from, to, text, head],
-                |r| r.get(0),
-            )?;
-            Ok(Some(before.max(0) as u64))
-        })
+        self.inner
+            .store
+            .read_snapshot(|conn| position(conn, key, filter, to_ms(started)))
     }
+}
+
+fn position(conn: &Db<'_>, key: &JobKey, filter: &HistoryFilter, at: i64) -> Result<Option<u64>> {
+    let job = require_job(conn, key)?;
+    let (status, from, to, text) = bind(filter);
+    // Two short queries: as one join, SQLite re-ran the inner search for every record.
+    let run: Option<(i64, i64)> = conn.query_opt(
+        &format!(
+            "SELECT expected_time, repeat_count FROM history
+             WHERE {FILTERED} AND start_time BETWEEN CAST(?6 AS BIGINT) - 999 AND CAST(?6 AS BIGINT) + 999
+             ORDER BY abs(start_time - CAST(?6 AS BIGINT)), id DESC LIMIT 1"
+        ),
+        params![job.id, status, from, to, text, at],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let Some((expected, repeat)) = run else {
+        return Ok(None);
+    };
+    let head: Option<i64> = conn.query_row(
+        "SELECT max(id) FROM history WHERE job_id = ?1 AND expected_time = ?2 AND repeat_count = ?3",
+        params![job.id, expected, repeat],
+        |r| r.get(0),
+    )?;
+    let Some(head) = head else { return Ok(None) };
+    let before: i64 = conn.query_row(
+        &format!("SELECT count(*) FROM history WHERE {FILTERED} AND id > ?6"),
+        params![job.id, status, from, to, text, head],
+        |r| r.get(0),
+    )?;
+    Ok(Some(before.max(0) as u64))
 }

@@ -27,7 +27,7 @@ use kairos_core::model::{
 use std::sync::Arc;
 
 pub use crate::outcome::Page;
-pub use history::{HistoryFilter, RunningAttempt};
+pub use history::{HistoryFilter, HistoryView, RunningAttempt};
 
 pub const JOB_TYPE: &str = "Microsoft.Scheduler/jobCollections/jobs";
 pub const HISTORY_TYPE: &str = "Microsoft.Scheduler/jobCollections/jobs/history";

@@ -172,3 +172,47 @@ fn a_history_page_is_read_with_its_job_as_of_one_commit() {
         "the next read does not find the job"
     );
 }
+
+/// The history viewer's read (`history_view`: page, total, runs in flight) sees one commit: a
+/// record written between the page and its count is in neither.
+#[test]
+fn a_history_view_counts_the_records_it_lists() {
+    let s = setup("2030-01-01T08:00:00Z");
+    let key = s.collection.job("v");
+    s.engine
+        .put_job(
+            &key,
+            json!({"properties": {"startTime": "2030-01-01T09:00:00Z",
+                "action": {"type": "Http", "request": {"uri": "http://127.0.0.1:9/", "method": "GET"}}}}),
+        )
+        .unwrap();
+    let id: i64 = scalar(&s.engine, "SELECT id FROM jobs WHERE name = 'v'");
+    let insert = move |tx: &Db<'_>, n: i64| {
+        let t = ms("2030-01-01T07:00:00Z") + n * 60_000;
+        tx.execute(
+            "INSERT INTO history (job_id, start_time, end_time, expected_time, action_name, status, message, retry_count, repeat_count)
+             VALUES (?1, ?2, ?2, ?2, 'MainAction', 'Completed', 'ok', 0, ?3)",
+            params![id, t, n + 1],
+        )?;
+        Ok(())
+    };
+    s.engine
+        .store()
+        .write(|tx| (0..3).try_for_each(|n| insert(tx, n)))
+        .unwrap();
+    let filter = kairos_engine::jobs::HistoryFilter::default();
+    let view = with_commit_before(
+        &s.engine,
+        "SELECT count(*) FROM history",
+        move |tx| insert(tx, 3),
+        || s.engine.history_view(&key, &filter, None, 0, 10),
+    )
+    .unwrap();
+    assert_eq!(
+        (view.page.items.len(), view.total),
+        (3, 3),
+        "the count saw a record the page did not"
+    );
+    let after = s.engine.history_view(&key, &filter, None, 0, 10).unwrap();
+    assert_eq!((after.page.items.len(), after.total), (4, 4));
+}
