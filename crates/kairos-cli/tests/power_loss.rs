@@ -15,8 +15,6 @@
 //! The mount needs root and /dev/fuse; without them these tests fail, they are never skipped.
 #![cfg(target_os = "linux")]
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -179,6 +177,9 @@ fn tail(path: &Path) -> String {
 
 // --- kairos serve and its API --------------------------------------------------------------
 
+/// `kairos serve` as these tests need it (not `tests/common`'s `Serve`, which stops with
+/// SIGTERM): killed with SIGKILL, its token from the token file or the environment,
+/// `--sqlite-sync` chosen, its stderr kept in a log for the failure message.
 struct Server {
     child: Child,
     addr: String,
