@@ -12,6 +12,7 @@ import {
   toggleSelection,
   visibleJobs,
 } from "../../logic/jobsTable";
+import { inOrder } from "../../logic/inOrder";
 import { navigate, useEngineChanged } from "../hooks";
 import { toast } from "../toast";
 import { BulkActions } from "./BulkActions";
@@ -35,16 +36,23 @@ export function JobsView({ collection, title }: { collection: string; title: str
   // Export…: the whole collection (null) or the selected jobs.
   const [exporting, setExporting] = useState<{ jobs: string[] | null } | null>(null);
 
-  // Reloads replace the rows in place (no loading state), so the table does not flicker.
-  const reload = useCallback(() => {
-    api.listJobs(collection).then(
-      (j) => {
+  // Reloads replace the rows in place (no loading state), so the table does not flicker. They
+  // answer out of order (`inOrder`): an older list never replaces a newer one, and a list of the
+  // collection shown before is dropped.
+  const shownCollection = useRef(collection);
+  shownCollection.current = collection;
+  const applyJobs = useMemo(
+    () =>
+      inOrder((j: JobSummary[]) => {
+        if (shownCollection.current !== collection) return;
         setJobs(j);
         setLoadError("");
-      },
-      (e) => setLoadError(messageOf(e)),
-    );
-  }, [collection]);
+      }),
+    [collection],
+  );
+  const reload = useCallback(() => {
+    applyJobs(api.listJobs(collection)).catch((e) => setLoadError(messageOf(e)));
+  }, [collection, applyJobs]);
   useEffect(reload, [reload]);
   useEngineChanged(reload);
 
