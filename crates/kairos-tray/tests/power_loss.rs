@@ -163,16 +163,22 @@ fn the_tray_runner_loses_no_due_occurrence() {
             let engine = Engine::open(EngineConfig::new(Database::File(database.clone()))).unwrap();
             if round == 0 {
                 engine
-                    .put_collection(&collection, json!({"location": "local", "properties": {}}))
+                    .put_collection(
+                        &collection,
+                        json!({"location": "local", "properties": {
+                        "sku": {"name": "P20Premium"}, "quota": {"maxJobCount": 1_000_000}}}),
+                    )
                     .unwrap();
             }
             for i in 0..JOBS {
                 let props = json!({"startTime": due_text, "action": {"type": "Http",
                     "request": {"uri": format!("http://127.0.0.1:{port}/r{round}/j{i}"), "method": "GET"}}});
                 let name = format!("r{round}-j{i}");
-                engine
-                    .put_job(&collection.job(&name), json!({ "properties": props }))
-                    .unwrap();
+                if let Err(e) =
+                    engine.put_job(&collection.job(&name), json!({ "properties": props }))
+                {
+                    panic!("{context}: writing job {name}: {e}");
+                }
                 written.insert(name);
             }
         }
