@@ -182,3 +182,184 @@ fn a_full_disk_neither_spins_nor_floods_the_log_and_the_server_recovers_by_itsel
         server.log.lock().unwrap().contains("accepts writes again")
     });
 }
+
+/// A tmpfs of `size` mounted at `at` (this test runs as root, like the power-loss runs),
+/// unmounted when dropped.
+struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    fn mount(at: &std::path::Path, size: &str) -> Tmpfs {
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(at)
+            .status()
+            .expect("mount runs");
+        assert!(
+            status.success(),
+            "cannot mount a tmpfs (this test needs root)"
+        );
+        Tmpfs(at.to_path_buf())
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
+/// `kairos serve` on `data`, its stderr collected into `Server::log`.
+fn serve_on(data: &std::path::Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(data)
+        .env("KAIROS_API_TOKEN", TOKEN)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kairos serve starts");
+    let log = Arc::new(Mutex::new(String::new()));
+    let stderr = child.stderr.take().unwrap();
+    let collected = log.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let mut log = collected.lock().unwrap();
+            log.push_str(&line);
+            log.push('\n');
+        }
+    });
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("no listening line: {line:?} {}", log.lock().unwrap()))
+        .to_string();
+    Server { child, base, log }
+}
+
+fn get(base: &str, path: &str) -> u16 {
+    let address = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).unwrap();
+    let request = format!(
+        "GET {path}?api-version=2016-03-01 HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {TOKEN}\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The same full disk under the power-loss filesystem (`kairos-powerloss`), whose writes reach
+/// the disk only when synced, so a full disk shows up as a failing `fsync`: the server neither
+/// spins nor floods its log, refuses writes it cannot make durable, fires the job once space
+/// is back, and after a power loss keeps every write it acknowledged.
+#[test]
+fn a_full_disk_under_the_power_loss_filesystem_is_survived_and_loses_nothing_acknowledged() {
+    let (port, hits) = target();
+    let dir = tempfile::tempdir().unwrap();
+    let disk = dir.path().join("disk");
+    let mount = dir.path().join("mnt");
+    std::fs::create_dir(&disk).unwrap();
+    std::fs::create_dir(&mount).unwrap();
+    let tmpfs = Tmpfs::mount(&disk, "8m");
+    let backing = disk.join("backing");
+    std::fs::create_dir(&backing).unwrap();
+    let fs = kairos_powerloss::PowerLossFs::mount(&backing, &mount).unwrap_or_else(|e| {
+        panic!("cannot mount the power-loss filesystem ({e}); this test needs root and /dev/fuse")
+    });
+    let data = mount.join("data");
+    let mut server = serve_on(&data);
+    assert_eq!(
+        api(
+            &server.base,
+            COLLECTION,
+            r#"{"location": "West US", "properties": {"sku": {"name": "Standard"}}}"#
+        ),
+        201
+    );
+    let due = chrono::Utc::now() + chrono::TimeDelta::seconds(4);
+    let job = |uri: &str| {
+        format!(
+            r#"{{"properties": {{"startTime": "{}", "action": {{"type": "Http", "request": {{"uri": "{uri}", "method": "GET"}}}}}}}}"#,
+            due.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        )
+    };
+    let due_job = job(&format!("http://127.0.0.1:{port}/due"));
+    assert_eq!(
+        api(&server.base, &format!("{COLLECTION}/jobs/due"), &due_job),
+        201
+    );
+
+    // Fill the disk under the filesystem to the last byte.
+    let filler = disk.join("filler");
+    {
+        let mut file = std::fs::File::create(&filler).unwrap();
+        let block = vec![0u8; 64 * 1024];
+        while file.write_all(&block).is_ok() {}
+        let small = [0u8; 512];
+        while file.write_all(&small).is_ok() {}
+        let _ = file.flush();
+    }
+    // A write that cannot be synced is not acknowledged.
+    let refused = api(
+        &server.base,
+        &format!("{COLLECTION}/jobs/refused"),
+        &job("http://127.0.0.1:9/refused"),
+    );
+    assert_ne!(refused, 201, "a job was acknowledged on a full disk");
+    wait_for("the failure to be logged", Duration::from_secs(20), || {
+        server
+            .log
+            .lock()
+            .unwrap()
+            .contains("trying again with backoff")
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    let log = server.log.lock().unwrap().clone();
+    let errors = log.lines().filter(|l| l.contains("ERROR")).count();
+    assert!(
+        errors <= 3,
+        "the failure is logged once, not on every try: {errors} error lines\n{log}"
+    );
+
+    std::fs::remove_file(&filler).unwrap();
+    wait_for(
+        "the job fires after space was freed",
+        Duration::from_secs(40),
+        || hits.load(Ordering::SeqCst) >= 1,
+    );
+    wait_for("the recovery to be logged", Duration::from_secs(10), || {
+        server.log.lock().unwrap().contains("accepts writes again")
+    });
+    assert_eq!(
+        api(&server.base, &format!("{COLLECTION}/jobs/after"), &due_job),
+        201,
+        "writes work again"
+    );
+
+    // The power goes: what was acknowledged is there after it, and the database opens.
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    fs.power_loss(kairos_powerloss::Loss::Clean)
+        .expect("the power loss is simulated");
+    let server = serve_on(&data);
+    for name in ["due", "after"] {
+        assert_eq!(
+            get(&server.base, &format!("{COLLECTION}/jobs/{name}")),
+            200,
+            "job {name} was acknowledged and is gone after the power loss\n{}",
+            server.log.lock().unwrap()
+        );
+    }
+    drop(server);
+    drop(fs);
+    drop(tmpfs);
+}
