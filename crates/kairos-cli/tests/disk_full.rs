@@ -4,6 +4,9 @@
 //! itself once space is freed. CPU use and recovery time are measured by
 //! `scripts/bench-disk-full.sh` (docs/benchmarks.md), not here.
 //!
+//! The second test does the same under the power-loss filesystem (`kairos-powerloss`, root and
+//! `/dev/fuse`, like the power-loss runs), then cuts the power.
+//!
 //! Linux only: it needs `unshare`, tmpfs and `/proc/PID/root`.
 #![cfg(target_os = "linux")]
 
