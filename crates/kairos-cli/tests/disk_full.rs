@@ -42,11 +42,21 @@ fn target() -> (u16, Arc<AtomicUsize>) {
     (port, hits)
 }
 
+/// PUT `body` at `path`; the status.
 fn api(base: &str, path: &str, body: &str) -> u16 {
+    call(base, "PUT", path, body)
+}
+
+/// GET `path`; the status.
+fn get(base: &str, path: &str) -> u16 {
+    call(base, "GET", path, "")
+}
+
+fn call(base: &str, method: &str, path: &str, body: &str) -> u16 {
     let address = base.trim_start_matches("http://");
     let mut stream = TcpStream::connect(address).unwrap();
     let request = format!(
-        "PUT {path}?api-version=2016-03-01 HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {TOKEN}\r\n\
+        "{method} {path}?api-version=2016-03-01 HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {TOKEN}\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
@@ -87,7 +97,7 @@ fn serve_on_tmpfs(mount: &std::path::Path) -> Server {
         m = mount.display(),
         kairos = env!("CARGO_BIN_EXE_kairos"),
     );
-    let mut child = Command::new("unshare")
+    let child = Command::new("unshare")
         .args(["--user", "--map-root-user", "--mount", "sh", "-c", &script])
         .env("KAIROS_API_TOKEN", TOKEN)
         .env("RUST_LOG", "info")
@@ -95,6 +105,12 @@ fn serve_on_tmpfs(mount: &std::path::Path) -> Server {
         .stderr(Stdio::piped())
         .spawn()
         .expect("unshare (util-linux) runs");
+    listening(child)
+}
+
+/// A spawned `kairos serve` once it said where it listens, its stderr collected into
+/// `Server::log`.
+fn listening(mut child: Child) -> Server {
     let log = Arc::new(Mutex::new(String::new()));
     let stderr = child.stderr.take().unwrap();
     let collected = log.clone();
@@ -213,7 +229,7 @@ impl Drop for Tmpfs {
 
 /// `kairos serve` on `data`, its stderr collected into `Server::log`.
 fn serve_on(data: &std::path::Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
+    let child = Command::new(env!("CARGO_BIN_EXE_kairos"))
         .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(data)
         .env("KAIROS_API_TOKEN", TOKEN)
@@ -222,42 +238,7 @@ fn serve_on(data: &std::path::Path) -> Server {
         .stderr(Stdio::piped())
         .spawn()
         .expect("kairos serve starts");
-    let log = Arc::new(Mutex::new(String::new()));
-    let stderr = child.stderr.take().unwrap();
-    let collected = log.clone();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let mut log = collected.lock().unwrap();
-            log.push_str(&line);
-            log.push('\n');
-        }
-    });
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("no listening line: {line:?} {}", log.lock().unwrap()))
-        .to_string();
-    Server { child, base, log }
-}
-
-fn get(base: &str, path: &str) -> u16 {
-    let address = base.trim_start_matches("http://");
-    let mut stream = TcpStream::connect(address).unwrap();
-    let request = format!(
-        "GET {path}?api-version=2016-03-01 HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {TOKEN}\r\nConnection: close\r\n\r\n"
-    );
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    response
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0)
+    listening(child)
 }
 
 /// The same full disk under the power-loss filesystem (`kairos-powerloss`), whose writes reach
