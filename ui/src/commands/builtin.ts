@@ -1,0 +1,144 @@
+// The window's own commands: their titles (each a plain literal, for the translation to come),
+// sections, keywords and shortcut labels, and how the global ones run. The ids are the native
+// menu's `menu-command` payloads (menu.ts); jump targets to collections and jobs are added by
+// jumpTargets.ts, the theme by theme.ts.
+import { api, messageOf } from "../ipc";
+import { parseRoute, routeCollection } from "../logic/routes";
+import { navigate } from "../ui/hooks";
+import { toast } from "../ui/toast";
+import { collectionName } from "./jumpTargets";
+import { type Command, defineCommands } from "./registry";
+import { currentSurface, showSurface } from "./surfaces";
+
+/** Ids of the commands a view carries out (useCommandHandler); they have no run of their own. */
+export const CONTEXT_COMMANDS = ["about", "new-job", "run-now", "delete", "find"] as const;
+export type ContextCommandId = (typeof CONTEXT_COMMANDS)[number];
+
+function routeNow() {
+  return parseRoute(location.hash);
+}
+
+/** The collection the page shows (its jobs, a job, its history), if any. */
+function shownCollection(): string | null {
+  return routeCollection(routeNow());
+}
+
+let paused: boolean | null = null;
+
+const pauseTitles = { pause: "Pause all jobs", resume: "Resume all jobs" } as const;
+
+async function togglePaused(): Promise<void> {
+  try {
+    const now = await api.setPaused(!(await api.getPaused()));
+    setPausedShown(now);
+    toast(now ? "Paused: no job fires until you resume" : "Resumed: jobs fire again");
+  } catch (e) {
+    toast(messageOf(e), "error");
+  }
+}
+
+const pauseCommand = (isPaused: boolean | null): Command => ({
+  id: "pause-all",
+  title: isPaused ? pauseTitles.resume : pauseTitles.pause,
+  section: "Actions",
+  keywords: ["pause", "resume", "stop", "suspend", "all jobs", "tray"],
+  run: togglePaused,
+});
+
+function setPausedShown(now: boolean): void {
+  if (paused === now) return;
+  paused = now;
+  defineCommands([pauseCommand(now)]);
+}
+
+/** Reads whether every job is paused, so "pause-all" is titled Pause or Resume (palette open). */
+export async function refreshPaused(): Promise<void> {
+  try {
+    setPausedShown(await api.getPaused());
+  } catch {
+    // The title stays as it was; running the command reads the state again anyway.
+  }
+}
+
+const GLOBAL_COMMANDS: Command[] = [
+  {
+    id: "overview",
+    title: "Go to Overview",
+    section: "Go to",
+    keywords: ["calendar", "week", "month", "day", "runs", "schedule"],
+    run: () => navigate({ page: "overview" }),
+  },
+  {
+    id: "settings",
+    title: "Settings",
+    section: "Go to",
+    keywords: ["preferences", "options", "api", "port", "token"],
+    shortcut: "Mod+,",
+    run: () => navigate({ page: "settings" }),
+  },
+  {
+    id: "new-collection",
+    title: "New collection…",
+    section: "Actions",
+    keywords: ["create", "add", "plan", "quota"],
+    run: () => showSurface({ kind: "new-collection" }),
+  },
+  {
+    id: "import",
+    title: "Import…",
+    section: "Actions",
+    keywords: ["bundle", "arm", "template", "crontab", "file", "open"],
+    run: () => showSurface({ kind: "import" }),
+  },
+  {
+    id: "export",
+    title: "Export collection…",
+    section: "Actions",
+    keywords: ["save", "bundle", "arm", "template", "crontab", "file", "backup"],
+    available: () => shownCollection() !== null,
+    run: () => {
+      const collection = shownCollection();
+      if (collection) showSurface({ kind: "export", collection, name: collectionName(collection) });
+    },
+  },
+  {
+    id: "palette",
+    title: "Command palette",
+    section: "Window",
+    keywords: ["commands", "search", "jump"],
+    shortcut: "Mod+K",
+    // Not listed inside the palette itself.
+    available: () => currentSurface()?.kind !== "palette",
+    run: () => showSurface({ kind: "palette" }),
+  },
+  {
+    id: "back",
+    title: "Back",
+    section: "Window",
+    keywords: ["previous", "history"],
+    shortcut: "Alt+ArrowLeft",
+    run: () => history.back(),
+  },
+  {
+    id: "forward",
+    title: "Forward",
+    section: "Window",
+    keywords: ["next", "history"],
+    shortcut: "Alt+ArrowRight",
+    run: () => history.forward(),
+  },
+];
+
+const CONTEXT_DEFINITIONS: Record<ContextCommandId, Omit<Command, "id">> = {
+  about: { title: "About Kairos", section: "Window", keywords: ["version", "license"] },
+  "new-job": { title: "New job", section: "Actions", keywords: ["create", "add"], shortcut: "Mod+N" },
+  "run-now": { title: "Run now", section: "Actions", keywords: ["start", "fire", "trigger"], shortcut: "F5" },
+  delete: { title: "Delete…", section: "Actions", keywords: ["remove", "trash"], shortcut: "Delete" },
+  find: { title: "Find", section: "Actions", keywords: ["search", "filter"], shortcut: "Mod+F" },
+};
+
+/** Defines the built-in commands (idempotent: a second call replaces the same definitions). */
+export function defineBuiltinCommands(): void {
+  defineCommands([...GLOBAL_COMMANDS, pauseCommand(paused)]);
+  defineCommands(CONTEXT_COMMANDS.map((id) => ({ id, ...CONTEXT_DEFINITIONS[id] })));
+}
