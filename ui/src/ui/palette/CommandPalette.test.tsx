@@ -167,7 +167,9 @@ describe("the command palette", () => {
     typeQuery("new collection");
     await waitFor(() => expect(options()[0]?.dataset.command).toBe("new-collection"));
     press("Enter");
-    await waitFor(() => expect(document.querySelector<HTMLDialogElement>("#palette-new-collection-dialog")?.open).toBe(true));
+    await waitFor(() =>
+      expect(document.querySelector<HTMLDialogElement>("#palette-new-collection-dialog")?.open).toBe(true),
+    );
     expect(dialog().open).toBe(false);
   });
 });
