@@ -106,7 +106,7 @@ impl Engine {
             Database::Postgres(url) => Store::open_postgres(url)?,
         };
         let pool = matches!(store, Store::Postgres(_)).then_some(crate::store::PG_CONNECTIONS);
-        Ok(Engine {
+        let engine = Engine {
             inner: Arc::new(Inner {
                 store,
                 clock: config.clock.clone(),
@@ -119,7 +119,14 @@ impl Engine {
                 promoting: Default::default(),
                 config,
             }),
-        })
+        };
+        // Deletions left pending by a window closed before their undo window ended are final
+        // now (docs/semantics.md "Undoable deletion"). A busy database only delays that.
+        let now_ms = crate::time::to_ms(engine.inner.clock.now());
+        if let Err(e) = engine.finalize_deletions(now_ms) {
+            tracing::warn!(error = %e, "cannot delete what ended deletions set aside; trying again later");
+        }
+        Ok(engine)
     }
 
     pub fn store(&self) -> &Store {

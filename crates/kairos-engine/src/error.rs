@@ -40,6 +40,9 @@ pub enum EngineError {
     /// Anything else inside Kairos (a database it cannot open, a bug).
     #[error("{0}")]
     Internal(String),
+    /// A deletion can no longer be undone: its undo window ended (`deletion`).
+    #[error("{0}")]
+    UndoExpired(String),
 }
 
 impl EngineError {
@@ -67,7 +70,7 @@ impl EngineError {
         match self {
             EngineError::Invalid(_) => ErrorKind::BadRequest,
             EngineError::NotFound(_) => ErrorKind::NotFound,
-            EngineError::Conflict(_) => ErrorKind::Conflict,
+            EngineError::Conflict(_) | EngineError::UndoExpired(_) => ErrorKind::Conflict,
             EngineError::Damaged(_) | EngineError::Internal(_) => ErrorKind::Internal,
             EngineError::Storage(_) => ErrorKind::Unavailable,
         }
@@ -82,6 +85,7 @@ impl EngineError {
             EngineError::Damaged(_) => "StoredDataDamaged",
             EngineError::Storage(_) => "StorageUnavailable",
             EngineError::Internal(_) => "InternalError",
+            EngineError::UndoExpired(_) => "UndoExpired",
         }
     }
 
@@ -166,6 +170,7 @@ mod tests {
                 503,
             ),
             (EngineError::internal("bug"), "InternalError", 500),
+            (EngineError::UndoExpired("too late".into()), "UndoExpired", 409),
         ];
         let mut codes = std::collections::HashSet::new();
         for (error, code, status) in cases {

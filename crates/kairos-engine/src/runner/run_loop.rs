@@ -90,6 +90,9 @@ impl Engine {
                     // passes again at once after claiming: more may be promoted already.)
                     let waiting_for_promotion =
                         outcome.claimed.is_empty() && self.promoting_in_background();
+                    if let Some(end) = outcome.next_undo_end {
+                        wake_at = wake_at.min(end);
+                    }
                     if let Some(due) = outcome.next_due.filter(|_| !waiting_for_promotion) {
                         wake_at = wake_at.min(due - LEAD_MS);
                     }
@@ -192,6 +195,9 @@ impl Engine {
         let taken_over = lease::release_dead_claims(&self.inner.store, owner)
             .map_err(|e| ("hand back the claims of ended runners", e))?;
         self.inner.metrics.takeovers.inc_by(taken_over as u64);
+        outcome.next_undo_end = self
+            .finalize_deletions(now_ms)
+            .map_err(|e| ("delete what ended deletions set aside", e))?;
         // Paused (the tray's "Pause all jobs"): hold the lease, fire nothing. On resume, what
         // came due meanwhile follows each job's catch-up policy, like missed runs.
         let paused = self
@@ -236,4 +242,6 @@ struct PassOutcome {
     claimed: Vec<super::attempt::Attempt>,
     retention_done: bool,
     next_due: Option<i64>,
+    /// When the next pending deletion's undo window ends (`deletion`).
+    next_undo_end: Option<i64>,
 }

@@ -141,6 +141,75 @@ pub const MIGRATIONS: &[&str] = &[
         UPDATE collections SET job_count = job_count + 1 WHERE id = NEW.collection_id;
     END;
     "#,
+    // 8: deletions the window can still undo (docs/semantics.md "Undoable deletion"): the rows
+    //    a deletion took out of `collections`, `jobs`, `history` and `attempts`, kept aside
+    //    until its undo window ends. Same columns as the live tables (`deletion/trash.rs`).
+    r#"
+    CREATE TABLE deletions (
+        id             INTEGER PRIMARY KEY AUTOINCREMENT, -- the undo token; never reused
+        kind           TEXT NOT NULL,             -- Jobs | Collection
+        subscription   TEXT NOT NULL,             -- the collection the deleted items were in
+        resource_group TEXT NOT NULL,
+        collection     TEXT NOT NULL,
+        deleted_at     INTEGER NOT NULL,          -- ms
+        undo_until     INTEGER NOT NULL           -- ms: the end of the undo window
+    );
+    CREATE INDEX deletions_by_end ON deletions(undo_until);
+    CREATE TABLE deleted_collections (
+        deletion_id    INTEGER NOT NULL REFERENCES deletions(id) ON DELETE CASCADE,
+        id             INTEGER NOT NULL,
+        subscription   TEXT NOT NULL COLLATE NOCASE,
+        resource_group TEXT NOT NULL COLLATE NOCASE,
+        name           TEXT NOT NULL COLLATE NOCASE,
+        definition     TEXT NOT NULL,
+        created_at     INTEGER NOT NULL
+    );
+    CREATE INDEX deleted_collections_by_deletion ON deleted_collections(deletion_id);
+    CREATE TABLE deleted_jobs (
+        deletion_id     INTEGER NOT NULL REFERENCES deletions(id) ON DELETE CASCADE,
+        id              INTEGER NOT NULL,
+        collection_id   INTEGER NOT NULL,
+        name            TEXT NOT NULL COLLATE NOCASE,
+        properties      TEXT NOT NULL,
+        state           TEXT NOT NULL,
+        series_anchor   INTEGER NOT NULL,
+        series_runs     INTEGER NOT NULL,
+        next_run        INTEGER,
+        repeat_count    INTEGER NOT NULL,
+        execution_count INTEGER NOT NULL,
+        failure_count   INTEGER NOT NULL,
+        faulted_count   INTEGER NOT NULL,
+        last_execution  INTEGER,
+        finished_at     INTEGER,
+        version         INTEGER NOT NULL
+    );
+    CREATE INDEX deleted_jobs_by_deletion ON deleted_jobs(deletion_id);
+    CREATE TABLE deleted_history (
+        deletion_id   INTEGER NOT NULL REFERENCES deletions(id) ON DELETE CASCADE,
+        id            INTEGER NOT NULL,
+        job_id        INTEGER NOT NULL,
+        start_time    INTEGER NOT NULL,
+        end_time      INTEGER NOT NULL,
+        expected_time INTEGER NOT NULL,
+        action_name   TEXT NOT NULL,
+        status        TEXT NOT NULL,
+        message       TEXT NOT NULL,
+        retry_count   INTEGER NOT NULL,
+        repeat_count  INTEGER NOT NULL
+    );
+    CREATE INDEX deleted_history_by_deletion ON deleted_history(deletion_id);
+    CREATE TABLE deleted_attempts (
+        deletion_id    INTEGER NOT NULL REFERENCES deletions(id) ON DELETE CASCADE,
+        job_id         INTEGER NOT NULL,
+        scheduled_time INTEGER NOT NULL,
+        repeat_count   INTEGER NOT NULL,
+        action_name    TEXT NOT NULL,
+        retry_count    INTEGER NOT NULL,
+        due_at         INTEGER NOT NULL,
+        is_last        INTEGER NOT NULL
+    );
+    CREATE INDEX deleted_attempts_by_deletion ON deleted_attempts(deletion_id);
+    "#,
 ];
 
 /// Bring `conn` to the newest schema. Refuses a database written by a newer Kairos, or one
