@@ -1,7 +1,7 @@
 // The window's own commands: their titles (each a plain literal, for the translation to come),
 // sections, keywords and shortcut labels, and how the global ones run. The ids are the native
 // menu's `menu-command` payloads (menu.ts); jump targets to collections and jobs are added by
-// jumpTargets.ts, the theme by theme.ts.
+// jumpTargets.ts, the theme's by theme.ts.
 import { api, messageOf } from "../ipc";
 import { parseRoute, routeCollection } from "../logic/routes";
 import { navigate } from "../ui/hooks";
@@ -9,6 +9,7 @@ import { toast } from "../ui/toast";
 import { collectionName } from "./jumpTargets";
 import { type Command, defineCommands } from "./registry";
 import { currentSurface, showSurface } from "./surfaces";
+import { defineThemeCommands } from "./theme";
 
 /** Ids of the commands a view carries out (useCommandHandler); they have no run of their own. */
 export const CONTEXT_COMMANDS = ["about", "new-job", "run-now", "delete", "find"] as const;
@@ -141,4 +142,5 @@ const CONTEXT_DEFINITIONS: Record<ContextCommandId, Omit<Command, "id">> = {
 export function defineBuiltinCommands(): void {
   defineCommands([...GLOBAL_COMMANDS, pauseCommand(paused)]);
   defineCommands(CONTEXT_COMMANDS.map((id) => ({ id, ...CONTEXT_DEFINITIONS[id] })));
+  defineThemeCommands();
 }
