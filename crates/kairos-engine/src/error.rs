@@ -170,7 +170,11 @@ mod tests {
                 503,
             ),
             (EngineError::internal("bug"), "InternalError", 500),
-            (EngineError::UndoExpired("too late".into()), "UndoExpired", 409),
+            (
+                EngineError::UndoExpired("too late".into()),
+                "UndoExpired",
+                409,
+            ),
         ];
         let mut codes = std::collections::HashSet::new();
         for (error, code, status) in cases {

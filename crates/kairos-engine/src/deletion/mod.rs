@@ -70,7 +70,10 @@ impl Engine {
         names: &[String],
     ) -> Result<UndoTicket> {
         if names.is_empty() {
-            return Err(EngineError::bad_request("names", "name at least one job to delete"));
+            return Err(EngineError::bad_request(
+                "names",
+                "name at least one job to delete",
+            ));
         }
         self.pending_deletion(DeletionKind::Jobs, collection, |tx| {
             let collection_id = require_collection(tx, collection)?;
@@ -158,7 +161,10 @@ impl Engine {
         if expired.is_some() {
             // Everything a deletion set aside goes with its row (ON DELETE CASCADE).
             next = self.inner.store.write(|tx| {
-                tx.execute("DELETE FROM deletions WHERE undo_until <= ?1", params![now_ms])?;
+                tx.execute(
+                    "DELETE FROM deletions WHERE undo_until <= ?1",
+                    params![now_ms],
+                )?;
                 Ok(ends(tx)?.0)
             })?;
         }

@@ -12,3 +12,4 @@ mod retention;
 mod running;
 mod schedules;
 mod snapshot;
+mod undo;
