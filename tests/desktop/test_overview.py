@@ -119,7 +119,7 @@ def test_d_week_with_a_failed_and_a_blacked_out_run(driver, ui):
     # Arrow right moves to tomorrow (into next week when today is a Sunday): the holiday blacks out the noon run.
     ui.find("#overview-calendar").send_keys("\ue014")  # ArrowRight
     tomorrow = (today + timedelta(days=1)).isoformat()
-    wait_for(lambda: ui.find(f'[data-testid="overview-day-{tomorrow}"]').get_attribute("aria-pressed") == "true", 10,
+    wait_for(lambda: ui.find(f'[data-testid="overview-day-{tomorrow}"]').get_attribute("aria-selected") == "true", 10,
              f"{tomorrow} to be selected")
     wait_for(lambda: (BLACKOUT, "blackedOut") in runs_shown(ui), 20, f"the blacked-out run of {BLACKOUT} on {tomorrow}",
              describe=lambda: runs_shown(ui))
@@ -127,7 +127,7 @@ def test_d_week_with_a_failed_and_a_blacked_out_run(driver, ui):
     # not shown in next week's view, so it cannot be clicked). A past run opens its history at
     # that record, marked.
     ui.find("#overview-calendar").send_keys("\ue012")  # ArrowLeft
-    wait_for(lambda: ui.find(f'[data-testid="overview-day-{today.isoformat()}"]').get_attribute("aria-pressed") == "true",
+    wait_for(lambda: ui.find(f'[data-testid="overview-day-{today.isoformat()}"]').get_attribute("aria-selected") == "true",
              10, f"{today} to be selected again")
     ui.click(f'[data-testid="overview-run"][data-job="{FAILING}"][data-category="failed"]')
     wait_for(lambda: f"/j/{FAILING}/history/" in ui.hash(), 10, "the failed run to open the job's history",
@@ -197,13 +197,14 @@ def test_g_filters_by_job_state_and_action_kind(driver, ui):
         "recurrence": {"frequency": "Day", "interval": 1, "schedule": {"hours": [12], "minutes": [30]}}}})
     invoke(driver, "set_job_enabled", {"collection": COLLECTION_ID, "name": FAILING, "enabled": False})
     ui.click("#open-overview")
-    wait_for(lambda: ui.hash() == "#/overview", 10, "the overview page")
+    # The sidebar link returns to the overview as it was last shown (its view and day are in the address).
+    wait_for(lambda: ui.hash().startswith("#/overview"), 10, "the overview page")
     ui.type("#overview-zone", "UTC")
     ui.click("#overview-view-week")
     ui.click("#overview-today")
     ui.click(f'[data-testid="overview-day-{today.isoformat()}"]')
     ui.find("#overview-calendar").send_keys("\ue014")  # ArrowRight: tomorrow
-    wait_for(lambda: ui.find(f'[data-testid="overview-day-{tomorrow}"]').get_attribute("aria-pressed") == "true", 10,
+    wait_for(lambda: ui.find(f'[data-testid="overview-day-{tomorrow}"]').get_attribute("aria-selected") == "true", 10,
              f"{tomorrow} to be selected")
 
     def jobs_shown(want: set[str], what: str):
@@ -219,7 +220,7 @@ def test_g_filters_by_job_state_and_action_kind(driver, ui):
     jobs_shown(set(), "no run tomorrow of a disabled job")
     # Back to today by keyboard (today's cell is not in the view when tomorrow is next week's Monday).
     ui.find("#overview-calendar").send_keys("\ue012")  # ArrowLeft
-    wait_for(lambda: ui.find(f'[data-testid="overview-day-{today.isoformat()}"]').get_attribute("aria-pressed") == "true",
+    wait_for(lambda: ui.find(f'[data-testid="overview-day-{today.isoformat()}"]').get_attribute("aria-selected") == "true",
              10, f"{today} to be selected again")
     jobs_shown({FAILING}, f"today: the past failed run of {FAILING}, now disabled")
     assert (FAILING, "failed") in runs_shown(ui)

@@ -1,4 +1,6 @@
-import "@picocss/pico/css/pico.min.css";
+import "./design/tokens.css";
+import "./design/base.css";
+import "./ui/components/components.css";
 import "./styles.css";
 import { render } from "preact";
 import { App } from "./ui/App";

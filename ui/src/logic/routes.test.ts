@@ -13,6 +13,20 @@ const table: [string, Route, boolean?][] = [
   ["", { page: "home" }, false],
   ["#/settings", { page: "settings" }],
   ["#/overview", { page: "overview" }],
+  [
+    "#/overview?view=month&day=2026-11-27&hour=5&collection=local%2Fdesktop%2Fdefault&search=a+b&zone=Europe%2FBerlin",
+    {
+      page: "overview",
+      view: "month",
+      day: "2026-11-27",
+      hour: 5,
+      collection: "local/desktop/default",
+      search: "a b",
+      zone: "Europe/Berlin",
+    },
+  ],
+  // Empty and impossible values are left out.
+  ["#/overview?view=&hour=24&state=Enabled", { page: "overview", state: "Enabled" }, false],
   ["#/c/default", { page: "collection", collection: "default" }],
   ["#/c/default/new", { page: "new", collection: "default" }],
   ["#/c/default/j/nightly", { page: "job", collection: "default", job: "nightly" }],

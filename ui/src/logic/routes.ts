@@ -1,16 +1,55 @@
 // Hash routes: #/c/<collection>, #/c/<collection>/new, #/c/<collection>/j/<job>[/history[/<start>]], #/settings,
-// #/overview (every job's runs).
+// #/overview[?view=…&day=…&…] (every job's runs; what the overview shows is in the query, so Back
+// and the sidebar's link return to it).
 // <collection> is the collection's id (subscription/resourceGroup/name, what commands take),
 // percent-encoded into one segment like every name.
 export type Route =
   | { page: "home" }
   | { page: "settings" }
-  | { page: "overview" }
+  | ({ page: "overview" } & OverviewState)
   | { page: "collection"; collection: string }
   | { page: "new"; collection: string }
   | { page: "job"; collection: string; job: string }
   /** `at`: the start (RFC 3339) of the run to open the history at (a past run in the overview). */
   | { page: "history"; collection: string; job: string; at?: string };
+
+/** What the overview shows, as far as it differs from its defaults (this week, every job). */
+export type OverviewState = {
+  view?: string;
+  /** The selected day, YYYY-MM-DD in the overview's zone. */
+  day?: string;
+  hour?: number;
+  collection?: string;
+  search?: string;
+  state?: string;
+  action?: string;
+  zone?: string;
+};
+const OVERVIEW_KEYS = ["view", "day", "hour", "collection", "search", "state", "action", "zone"] as const;
+
+function overviewState(query: string): OverviewState {
+  const q = new URLSearchParams(query);
+  const s: OverviewState = {};
+  for (const k of OVERVIEW_KEYS) {
+    const v = q.get(k);
+    if (v === null || v === "") continue;
+    if (k === "hour") {
+      const h = Number(v);
+      if (Number.isInteger(h) && h >= 0 && h < 24) s.hour = h;
+    } else s[k] = v;
+  }
+  return s;
+}
+
+function overviewQuery(r: OverviewState): string {
+  const q = new URLSearchParams();
+  for (const k of OVERVIEW_KEYS) {
+    const v = r[k];
+    if (v !== undefined && v !== "") q.set(k, String(v));
+  }
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}
 
 function decode(part: string): string | null {
   try {
@@ -20,7 +59,8 @@ function decode(part: string): string | null {
   }
 }
 
-export function parseRoute(hash: string): Route {
+export function parseRoute(full: string): Route {
+  const [hash, query = ""] = full.split("?", 2);
   const parts = hash
     .replace(/^#\/?/, "")
     .split("/")
@@ -29,7 +69,7 @@ export function parseRoute(hash: string): Route {
   if (names.some((n) => n === null)) return { page: "home" };
   const [a, c, kind, job, tail, at] = names as string[];
   if (a === "settings" && parts.length === 1) return { page: "settings" };
-  if (a === "overview" && parts.length === 1) return { page: "overview" };
+  if (a === "overview" && parts.length === 1) return { page: "overview", ...overviewState(query) };
   if (a !== "c" || c === undefined) return { page: "home" };
   if (parts.length === 2) return { page: "collection", collection: c };
   if (kind === "new" && parts.length === 3) return { page: "new", collection: c };
@@ -49,7 +89,7 @@ export function routeHash(r: Route): string {
     case "settings":
       return "#/settings";
     case "overview":
-      return "#/overview";
+      return `#/overview${overviewQuery(r)}`;
     case "collection":
       return `#/c/${e(r.collection)}`;
     case "new":
@@ -63,5 +103,6 @@ export function routeHash(r: Route): string {
 
 /** The collection a route is about (the sidebar highlights it), if any. */
 export function routeCollection(r: Route): string | null {
-  return "collection" in r ? r.collection : null;
+  // The overview's `collection` is a filter, not the page's collection.
+  return r.page !== "overview" && "collection" in r ? r.collection : null;
 }

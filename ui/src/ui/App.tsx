@@ -1,23 +1,31 @@
+import { ArrowLeft, ArrowRight, CalendarClock as CalendarMark, Settings } from "lucide";
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { type CollectionSummary, type OpenJob, api, inTauri, messageOf, onOpenJob } from "../ipc";
 import { inOrder } from "../logic/inOrder";
-import { routeCollection } from "../logic/routes";
+import { routeCollection, routeHash } from "../logic/routes";
 import { CollectionsEmpty } from "./CollectionsEmpty";
-import { HistoryView } from "./HistoryView";
+import { PauseToggle } from "./collections/PauseToggle";
+import { IconButton } from "./components/IconButton";
+import { Icon } from "./components/Icon";
+import { Toast } from "./components/Toast";
 import { JobEditor } from "./editor/JobEditor";
+import { HistoryView } from "./HistoryView";
+import { navigate, useBackForward, useEngineChanged, useRoute } from "./hooks";
 import { JobsView } from "./jobs/JobsView";
 import { OverviewView } from "./overview/OverviewView";
 import { SettingsView } from "./SettingsView";
 import { Sidebar } from "./Sidebar";
-import { PauseToggle } from "./collections/PauseToggle";
 import { ThemeToggle } from "./ThemeToggle";
-import { Toast } from "./Toast";
-import { navigate, useEngineChanged, useRoute } from "./hooks";
 import { toast } from "./toast";
 
+/**
+ * The window's frame: a header that stays put, the sidebar (navigation only), and the page in
+ * <main>, the one part that scrolls.
+ */
 export function App() {
   const route = useRoute();
   const [collections, setCollections] = useState<CollectionSummary[] | null>(null);
+  useBackForward();
 
   // Reloads may answer out of order: an older list never replaces a newer one.
   const applyCollections = useMemo(() => inOrder(setCollections), []);
@@ -44,53 +52,57 @@ export function App() {
     }
   }, [route, collections]);
 
+  // The page's scroll starts at its top on every new page.
+  useEffect(() => {
+    document.getElementById("main")?.scrollTo?.(0, 0);
+  }, [route.page, routeCollection(route), "job" in route ? route.job : ""]);
+
   return (
-    <>
+    <div class="app">
       <a class="skip-link" href="#main">
         Skip to content
       </a>
       <header class="app-header">
-        <nav>
-          <ul>
-            <li>
-              <a href="#/" class="brand">
-                <strong>Kairos</strong>
-              </a>
-            </li>
-            {!inTauri && (
-              <li>
-                <small class="muted">development fake backend</small>
-              </li>
-            )}
-          </ul>
-          <ul>
-            <li>
-              <PauseToggle />
-            </li>
-            <li>
-              <a id="open-settings" href="#/settings" aria-current={route.page === "settings" ? "page" : undefined}>
-                Settings
-              </a>
-            </li>
-            <li>
-              <ThemeToggle />
-            </li>
-          </ul>
-        </nav>
+        <a href="#/" class="brand">
+          <Icon icon={CalendarMark} size={18} />
+          <span>Kairos</span>
+        </a>
+        <div class="history-buttons">
+          <IconButton icon={ArrowLeft} size="sm" label="Back (Alt+Left)" onClick={() => history.back()} />
+          <IconButton icon={ArrowRight} size="sm" label="Forward (Alt+Right)" onClick={() => history.forward()} />
+        </div>
+        {!inTauri && <small class="muted dev-note">development fake backend</small>}
+        <div class="header-actions">
+          <PauseToggle />
+          <a
+            id="open-settings"
+            class="btn btn-ghost btn-icon"
+            href={routeHash({ page: "settings" })}
+            aria-label="Settings"
+            title="Settings"
+            aria-current={route.page === "settings" ? "page" : undefined}
+          >
+            <Icon icon={Settings} />
+          </a>
+          <ThemeToggle />
+        </div>
       </header>
       <div class="layout">
-        <Sidebar collections={collections} current={routeCollection(route)} onChanged={reload} />
+        <Sidebar collections={collections} route={route} onChanged={reload} />
         <main id="main" tabIndex={-1}>
           {collections === null && route.page !== "settings" ? <p aria-busy="true">Loading…</p> : page()}
         </main>
       </div>
       <Toast />
-    </>
+    </div>
   );
 
+  function summaryOf(id: string): CollectionSummary | null {
+    return collections?.find((c) => c.id === id) ?? null;
+  }
   /** A collection's id is `subscription/resourceGroup/name`; people see the name. */
   function nameOf(id: string): string {
-    return collections?.find((c) => c.id === id)?.name ?? id.split("/").pop() ?? id;
+    return summaryOf(id)?.name ?? id.split("/").pop() ?? id;
   }
 
   function page() {
@@ -98,18 +110,41 @@ export function App() {
       case "settings":
         return <SettingsView />;
       case "overview":
-        return <OverviewView collections={collections ?? []} />;
+        return <OverviewView collections={collections ?? []} route={route} />;
       case "collection":
-        return <JobsView key={route.collection} collection={route.collection} title={nameOf(route.collection)} />;
+        return (
+          <JobsView
+            key={route.collection}
+            collection={route.collection}
+            title={nameOf(route.collection)}
+            summary={summaryOf(route.collection)}
+            onCollectionChanged={reload}
+          />
+        );
       case "new":
-        return <JobEditor key={`new/${route.collection}`} collection={route.collection} job={null} />;
+        return (
+          <JobEditor
+            key={`new/${route.collection}`}
+            collection={route.collection}
+            collectionName={nameOf(route.collection)}
+            job={null}
+          />
+        );
       case "job":
-        return <JobEditor key={`${route.collection}/${route.job}`} collection={route.collection} job={route.job} />;
+        return (
+          <JobEditor
+            key={`${route.collection}/${route.job}`}
+            collection={route.collection}
+            collectionName={nameOf(route.collection)}
+            job={route.job}
+          />
+        );
       case "history":
         return (
           <HistoryView
             key={`${route.collection}/${route.job}/${route.at ?? ""}`}
             collection={route.collection}
+            collectionName={nameOf(route.collection)}
             job={route.job}
             at={route.at}
           />

@@ -2,6 +2,9 @@ import { useState } from "preact/hooks";
 import { api, messageOf } from "../ipc";
 import { navigate } from "./hooks";
 import { toast } from "./toast";
+import { FolderPlus } from "lucide";
+import { Button } from "./components/Button";
+import { EmptyState } from "./components/EmptyState";
 
 /** First launch: what a collection is, and one click to make the usual one. */
 export function CollectionsEmpty({ onCreated }: { onCreated: () => void }) {
@@ -19,16 +22,20 @@ export function CollectionsEmpty({ onCreated }: { onCreated: () => void }) {
     }
   };
   return (
-    <article class="empty-state">
-      <h2>No job collections yet</h2>
+    <EmptyState
+      title="No job collections yet"
+      icon={FolderPlus}
+      actions={
+        <Button id="create-default-collection" variant="primary" onClick={create} aria-busy={busy} disabled={busy}>
+          Create the “default” collection
+        </Button>
+      }
+    >
       <p>
         Jobs live in <strong>collections</strong>, as in Azure Scheduler. A collection has a plan with a quota (how many
         jobs it may hold, how often they may run) and can enable or disable all its jobs at once. Most people need just
         one.
       </p>
-      <button id="create-default-collection" type="button" onClick={create} aria-busy={busy} disabled={busy}>
-        Create the “default” collection
-      </button>
-    </article>
+    </EmptyState>
   );
 }

@@ -4,8 +4,9 @@ import { useState } from "preact/hooks";
 import { api, errorsOf, type FieldError, type HistoryExportResult, messageOf } from "../ipc";
 import { engineQuery, type HistoryQuery, queryWords } from "../logic/historyFilter";
 import { errorsByField } from "../logic/transfer";
-import { Modal } from "./Modal";
+import { Dialog } from "./components/Dialog";
 import { FieldMessages, PathField } from "./transfer/PathField";
+import { Button } from "./components/Button";
 
 const FIELDS = ["path", "status", "from", "to", "text"] as const;
 
@@ -37,7 +38,7 @@ export function HistoryExportDialog({ open, collection, job, status, query, onCl
   };
 
   return (
-    <Modal id="history-export-dialog" open={open} onClose={onClose} title={`Export the history of ${job}`}>
+    <Dialog id="history-export-dialog" open={open} onClose={onClose} title={`Export the history of ${job}`}>
       <form class="transfer-form" onSubmit={submit}>
         <p id="history-export-what" class="muted">
           {queryWords(status, query)}, newest first, as CSV (one line per attempt).
@@ -58,14 +59,12 @@ export function HistoryExportDialog({ open, collection, job, status, query, onCl
           </p>
         )}
         <footer class="dialog-actions">
-          <button type="button" class="secondary" onClick={onClose}>
-            Close
-          </button>
-          <button id="history-export-save" type="submit">
+          <Button onClick={onClose}>Close</Button>
+          <Button variant="primary" id="history-export-save" type="submit">
             Export
-          </button>
+          </Button>
         </footer>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

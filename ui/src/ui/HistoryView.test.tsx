@@ -65,9 +65,10 @@ const runs = () => document.querySelectorAll("[data-testid=occurrence]").length;
 const range = () => document.querySelector("#history-range")?.textContent;
 
 describe("the history view", () => {
-  it("pages through 2,500 records from the engine, one page in the DOM at a time", async () => {
+  // 25 pages rendered one after another: about 3 s alone, more on a busy machine.
+  it("pages through 2,500 records from the engine, one page in the DOM at a time", { timeout: 20_000 }, async () => {
     const calls = engine(history());
-    render(<HistoryView collection="local/desktop/default" job="ping" />);
+    render(<HistoryView collection="local/desktop/default" collectionName="default" job="ping" />);
     await waitFor(() => expect(range()).toBe("Records 1–100 of 2,500"));
     expect(runs()).toBe(HISTORY_PAGE);
     expect(screen.getByRole("button", { name: "← Newer" })).toHaveProperty("disabled", true);
@@ -103,7 +104,14 @@ describe("the history view", () => {
     const all = history();
     engine(all);
     const run = all[1234];
-    render(<HistoryView collection="local/desktop/default" job="ping" at={run.attempts[0].startTime} />);
+    render(
+      <HistoryView
+        collection="local/desktop/default"
+        collectionName="default"
+        job="ping"
+        at={run.attempts[0].startTime}
+      />,
+    );
     await waitFor(() => expect(document.querySelector("#history-found")).not.toBeNull());
     expect(range()).toBe("Records 1,235–1,334 of 2,500");
     expect(document.querySelector("#history-found")?.getAttribute("aria-current")).toBe("true");
@@ -120,7 +128,7 @@ describe("the history view", () => {
     };
     let running = [inFlight];
     engine(all, () => running);
-    render(<HistoryView collection="local/desktop/default" job="ping" />);
+    render(<HistoryView collection="local/desktop/default" collectionName="default" job="ping" />);
     await waitFor(() => expect(document.querySelectorAll("[data-testid=running]").length).toBe(1));
     expect(document.querySelector("#history-running")?.textContent).toMatch(/Running\s*since/);
     expect(runs()).toBe(3);
@@ -151,7 +159,7 @@ describe("the history view", () => {
   it("exports what the view shows (status, dates, text) to CSV, errors next to the path", async () => {
     engine(history());
     const exported = vi.spyOn(api, "exportHistory").mockImplementation(async (r) => ({ path: r.path, records: 25 }));
-    render(<HistoryView collection="local/desktop/default" job="ping" />);
+    render(<HistoryView collection="local/desktop/default" collectionName="default" job="ping" />);
     await waitFor(() => expect(runs()).toBe(HISTORY_PAGE));
     fireEvent.change(document.querySelector("#history-filter")!, { target: { value: "Failed" } });
     fireEvent.input(document.querySelector("#history-from")!, { target: { value: "2026-11-01" } });

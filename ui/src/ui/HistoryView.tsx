@@ -1,20 +1,21 @@
 import { useCallback, useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { type HistoryPage, type RunningRun, api, messageOf } from "../ipc";
-import {
-  HISTORY_FILTERS,
-  attemptLabel,
-  formatDuration,
-  formatTime,
-  presentHistory,
-  statusBadgeClass,
-} from "../logic/history";
+import { HISTORY_FILTERS, attemptLabel, formatDuration, presentHistory, statusBadgeClass } from "../logic/history";
 import { engineQuery, HISTORY_PAGE, type HistoryQuery, NO_QUERY, pageLabel, queryErrors } from "../logic/historyFilter";
 import { routeHash } from "../logic/routes";
+import { Button } from "./components/Button";
+import { EmptyState } from "./components/EmptyState";
+import { FilterBar, SearchField } from "./components/FilterBar";
+import { PageHeader } from "./components/PageHeader";
+import { Select } from "./components/Select";
+import { formatDateTime as formatTime } from "./format";
 import { HistoryExportDialog } from "./HistoryExportDialog";
 import { useEngineChanged } from "./hooks";
 
 type Props = {
   collection: string;
+  /** The collection's name, for the breadcrumbs. */
+  collectionName: string;
   job: string;
   /** RFC 3339: open the page of the run that started then, and mark it (a past run in the overview). */
   at?: string;
@@ -25,7 +26,7 @@ type Props = {
  * history is), with the attempts in flight on top: they refresh on every engine change and give
  * way to their results.
  */
-export function HistoryView({ collection, job, at }: Props) {
+export function HistoryView({ collection, collectionName, job, at }: Props) {
   const [status, setStatus] = useState("");
   const [page, setPage] = useState<HistoryPage | null>(null);
   const [error, setError] = useState("");
@@ -94,41 +95,24 @@ export function HistoryView({ collection, job, at }: Props) {
 
   return (
     <section aria-labelledby="history-title">
-      <div class="page-header">
-        <h1 id="history-title">History of {job}</h1>
-        <div class="toolbar">
-          <a
-            id="back-to-job"
-            href={routeHash({ page: "job", collection, job })}
-            role="button"
-            class="secondary outline"
-          >
-            Edit job
-          </a>
-          <label for="history-filter" class="inline-label">
-            Show
-          </label>
-          <select
-            id="history-filter"
-            class="inline-select"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.currentTarget.value);
-              restart();
-            }}
-          >
-            <option value="">All</option>
-            {HISTORY_FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-          <button id="history-export" type="button" class="secondary outline" onClick={() => setExporting(true)}>
-            Export CSV…
-          </button>
-        </div>
-      </div>
+      <PageHeader
+        titleId="history-title"
+        title={`History of ${job}`}
+        breadcrumbs={[
+          { label: collectionName, href: routeHash({ page: "collection", collection }) },
+          { label: job, href: routeHash({ page: "job", collection, job }) },
+        ]}
+        actions={
+          <>
+            <a id="back-to-job" href={routeHash({ page: "job", collection, job })} class="btn btn-secondary">
+              Edit job
+            </a>
+            <Button id="history-export" onClick={() => setExporting(true)}>
+              Export CSV…
+            </Button>
+          </>
+        }
+      />
       <HistoryExportDialog
         open={exporting}
         collection={collection}
@@ -137,7 +121,24 @@ export function HistoryView({ collection, job, at }: Props) {
         query={query}
         onClose={() => setExporting(false)}
       />
-      <div class="history-filters" role="search" aria-label="Narrow the history">
+      <FilterBar label="Narrow the history">
+        <SearchField
+          id="history-text"
+          aria-label="Search messages and statuses"
+          placeholder="Search messages and statuses"
+          value={query.text}
+          onInput={(e) => narrow({ text: e.currentTarget.value })}
+        />
+        <Select
+          id="history-filter"
+          aria-label="Status"
+          value={status}
+          onChange={(e) => {
+            setStatus(e.currentTarget.value);
+            restart();
+          }}
+          options={[{ value: "", label: "All statuses" }, ...HISTORY_FILTERS.map((s) => ({ value: s, label: s }))]}
+        />
         <DateBound
           bound="from"
           label="From"
@@ -146,17 +147,7 @@ export function HistoryView({ collection, job, at }: Props) {
           onInput={(from) => narrow({ from })}
         />
         <DateBound bound="to" label="To" value={query.to} error={errors.to} onInput={(to) => narrow({ to })} />
-        <label>
-          Text
-          <input
-            id="history-text"
-            type="search"
-            placeholder="In messages and statuses"
-            value={query.text}
-            onInput={(e) => narrow({ text: e.currentTarget.value })}
-          />
-        </label>
-      </div>
+      </FilterBar>
       {error && (
         <p class="error-text" role="alert">
           Could not read the history: {error}
@@ -164,16 +155,21 @@ export function HistoryView({ collection, job, at }: Props) {
       )}
       {page === null && !error && <p aria-busy="true">Loading history…</p>}
       {page && page.running.length > 0 && <Running runs={page.running} />}
-      <div id="history" aria-live="polite">
+      {/* Only the count is announced (when it changes); the list itself is not a live region: it
+          would be read again on every engine change. */}
+      <p class="visually-hidden" role="status">
+        {page ? pageLabel(page.skip, shownRecords, page.total) : ""}
+      </p>
+      <div id="history">
         {page && page.total === 0 && filtered && (
           <p class="muted" id="history-none-match">
             No run matches the status, dates and text.
           </p>
         )}
         {page && page.total === 0 && !filtered && (
-          <article class="empty-state">
-            <p>No runs yet. They appear here as the job runs (or after Run now).</p>
-          </article>
+          <EmptyState title="No runs yet">
+            <p>They appear here as the job runs (or after Run now).</p>
+          </EmptyState>
         )}
         {occurrences?.map((o, i) => {
           const marked = found !== null && o.scheduledTime === found;
@@ -207,21 +203,15 @@ export function HistoryView({ collection, job, at }: Props) {
       </div>
       {page && page.total > 0 && (
         <nav class="history-pager" aria-label="History pages">
-          <button id="history-newer" type="button" class="secondary outline" disabled={page.skip === 0} onClick={back}>
+          <Button id="history-newer" size="sm" disabled={page.skip === 0} onClick={back}>
             ← Newer
-          </button>
+          </Button>
           <small id="history-range" class="muted">
             {pageLabel(page.skip, shownRecords, page.total)}
           </small>
-          <button
-            id="history-older"
-            type="button"
-            class="secondary outline"
-            disabled={page.next === null}
-            onClick={older}
-          >
+          <Button id="history-older" size="sm" disabled={page.next === null} onClick={older}>
             Older →
-          </button>
+          </Button>
         </nav>
       )}
     </section>
@@ -260,8 +250,8 @@ function DateBound(props: {
 }) {
   const id = `history-${props.bound}`;
   return (
-    <label>
-      {props.label}
+    <label class="date-bound">
+      <span>{props.label}</span>
       <input
         id={id}
         type="date"
@@ -271,7 +261,7 @@ function DateBound(props: {
         onInput={(e) => props.onInput(e.currentTarget.value)}
       />
       {props.error && (
-        <small id={`${id}-error`} class="error-text">
+        <small id={`${id}-error`} class="error-text" role="alert">
           {props.error}
         </small>
       )}

@@ -2,6 +2,10 @@ import { useEffect, useState } from "preact/hooks";
 import { type ApiInfo, type DesktopProblems, type Settings, api, messageOf, onEngineChanged } from "../ipc";
 import { copyText } from "./jobs/download";
 import { toast } from "./toast";
+import { Button } from "./components/Button";
+import { PageHeader } from "./components/PageHeader";
+import { type Segment, SegmentedControl } from "./components/SegmentedControl";
+import { type ThemePreference, onThemeChange, setThemePreference, themePreference } from "./theme";
 
 /** Each change is saved at once (setSettings answers with what was stored). */
 export function SettingsView() {
@@ -78,8 +82,12 @@ export function SettingsView() {
     );
   return (
     <section aria-labelledby="settings-title" class="settings">
-      <h1 id="settings-title">Settings</h1>
-      <fieldset>
+      <PageHeader titleId="settings-title" title="Settings" />
+      <fieldset class="settings-group">
+        <legend>Appearance</legend>
+        <ThemeChoice />
+      </fieldset>
+      <fieldset class="settings-group">
         <legend>Azure Scheduler REST API</legend>
         <label>
           <input
@@ -93,6 +101,7 @@ export function SettingsView() {
         </label>
         <label for="setting-api-port">Port</label>
         <input
+          class="port-input"
           id="setting-api-port"
           type="number"
           min={1}
@@ -118,16 +127,14 @@ export function SettingsView() {
                 class="mono"
                 onFocus={(e) => e.currentTarget.select()}
               />
-              <button
+              <Button
                 id="copy-api-token"
-                type="button"
-                class="secondary"
                 onClick={async () =>
                   toast((await copyText(info.token)) ? "Token copied" : "Copy it from the field (select, then copy)")
                 }
               >
                 Copy
-              </button>
+              </Button>
             </div>
           </div>
         ) : settings.serveApi ? (
@@ -150,7 +157,7 @@ export function SettingsView() {
           window creates Command jobs either way.
         </p>
       </fieldset>
-      <fieldset>
+      <fieldset class="settings-group">
         <legend>Notifications and start-up</legend>
         <label>
           <input
@@ -172,9 +179,9 @@ export function SettingsView() {
           />
           Start Kairos at login
         </label>
-        <button id="send-test-notification" type="button" class="secondary" disabled={testing} onClick={sendTest}>
+        <Button id="send-test-notification" disabled={testing} onClick={sendTest}>
           Send a test notification
-        </button>
+        </Button>
         {problems.notifications && (
           <p id="notification-problem" class="error-text" role="alert">
             {problems.notifications}
@@ -192,5 +199,29 @@ export function SettingsView() {
         </p>
       )}
     </section>
+  );
+}
+
+const THEME_OPTIONS: Segment<ThemePreference>[] = [
+  { value: "system", label: "System", id: "theme-system", title: "Follow the system's light or dark setting" },
+  { value: "light", label: "Light", id: "theme-light" },
+  { value: "dark", label: "Dark", id: "theme-dark" },
+];
+
+/** System / Light / Dark; "System" follows the OS as it changes. */
+function ThemeChoice() {
+  const [preference, setPreference] = useState(themePreference());
+  useEffect(() => onThemeChange(() => setPreference(themePreference())), []);
+  return (
+    <div class="setting-row">
+      <span id="theme-label">Theme</span>
+      <SegmentedControl
+        id="theme-choice"
+        label="Theme"
+        value={preference}
+        options={THEME_OPTIONS}
+        onChange={setThemePreference}
+      />
+    </div>
   );
 }

@@ -1,113 +1,90 @@
+// The sidebar is navigation only: the overview, the collections (each with its job count and a
+// state dot; right-click for its actions), "New collection" beside their heading, and Import at
+// the bottom.
+import { FileInput, LayoutDashboard, Plus } from "lucide";
 import { useState } from "preact/hooks";
 import { type CollectionSummary, type FieldError, api, errorsOf, messageOf } from "../ipc";
 import { NEW_PLAN, PLAN_FIELDS, planOf } from "../logic/collectionForm";
-import { routeHash } from "../logic/routes";
+import { type Route, routeCollection, routeHash } from "../logic/routes";
 import { errorsByField, importCounts } from "../logic/transfer";
-import { CalendarsDialog } from "./collections/CalendarsDialog";
-import { DeleteCollectionDialog } from "./collections/DeleteCollectionDialog";
-import { EditCollectionDialog } from "./collections/EditCollectionDialog";
+import { useCollectionActions } from "./collections/CollectionActions";
 import { PlanFields } from "./collections/PlanFields";
-import { navigate } from "./hooks";
+import { Button } from "./components/Button";
+import { useContextMenu } from "./components/ContextMenu";
+import { Dialog } from "./components/Dialog";
+import { Field } from "./components/Field";
+import { Icon } from "./components/Icon";
+import { IconButton } from "./components/IconButton";
+import { lastOverviewHash, navigate } from "./hooks";
 import { toast } from "./toast";
 import { ImportFileDialog } from "./transfer/ImportFileDialog";
 
-type Props = { collections: CollectionSummary[] | null; current: string | null; onChanged: () => void };
+type Props = { collections: CollectionSummary[] | null; route: Route; onChanged: () => void };
 
-export function Sidebar({ collections, current, onChanged }: Props) {
-  const selected = collections?.find((c) => c.id === current) ?? null;
-  const [dialog, setDialog] = useState<"edit" | "calendars" | "delete" | null>(null);
-  const setEnabled = async (enabled: boolean) => {
-    if (!selected) return;
-    try {
-      await api.setCollectionEnabled(selected.id, enabled);
-      toast(`${enabled ? "Enabled" : "Disabled"} all jobs in ${selected.name}`);
-      onChanged();
-    } catch (e) {
-      toast(messageOf(e), "error");
-    }
-  };
+export function Sidebar({ collections, route, onChanged }: Props) {
+  const current = routeCollection(route);
+  // The collection whose right-click menu is open (its dialogs stay after the menu closes).
+  const [target, setTarget] = useState<CollectionSummary | null>(null);
+  const actions = useCollectionActions(target, onChanged, true);
+  const context = useContextMenu("collection-context-menu", `Actions on ${target?.name ?? ""}`, actions.items);
   return (
-    <aside id="collections" aria-label="Job collections">
-      <a
-        id="open-overview"
-        class="overview-link"
-        href={routeHash({ page: "overview" })}
-        aria-current={location.hash === routeHash({ page: "overview" }) ? "page" : undefined}
-      >
-        Overview
-      </a>
-      <h2 class="sidebar-title">Collections</h2>
-      <ul class="collection-list">
-        {(collections ?? []).map((c) => (
-          <li
-            key={c.id}
-            data-testid={`collection-${c.name}`}
-            class={c.id === current ? "current" : ""}
-            title={c.subscription === "local" && c.resourceGroup === "desktop" ? undefined : c.id}
-          >
-            <a
-              href={routeHash({ page: "collection", collection: c.id })}
-              aria-current={c.id === current ? "page" : undefined}
+    <aside id="collections" aria-label="Navigation">
+      <nav class="sidebar-nav" aria-label="Pages">
+        <a
+          id="open-overview"
+          class="nav-item"
+          href={lastOverviewHash()}
+          aria-current={route.page === "overview" ? "page" : undefined}
+        >
+          <Icon icon={LayoutDashboard} />
+          <span class="nav-label">Overview</span>
+        </a>
+        <div class="sidebar-heading">
+          <h2 id="collections-heading">Collections</h2>
+          <NewCollection onCreated={onChanged} />
+        </div>
+        <ul class="collection-list" aria-labelledby="collections-heading">
+          {(collections ?? []).map((c) => (
+            <li
+              key={c.id}
+              data-testid={`collection-${c.name}`}
+              class={c.id === current ? "current" : undefined}
+              title={`${c.id}\n${c.plan} · ${c.jobCount} / ${c.maxJobCount} jobs · ${c.state}`}
             >
-              <span class="collection-name">{c.name}</span>
-              <small class="collection-meta">
-                <span class="plan">{c.plan}</span> ·{" "}
+              <a
+                class="nav-item"
+                href={routeHash({ page: "collection", collection: c.id })}
+                aria-current={c.id === current ? "page" : undefined}
+                aria-haspopup="menu"
+                onContextMenu={(e) => {
+                  setTarget(c);
+                  context.onContextMenu(e);
+                }}
+                onKeyDown={(e) => {
+                  setTarget(c);
+                  context.onKeyDown(e);
+                }}
+              >
+                <span class={`state-dot state-${c.state.toLowerCase()}`} aria-hidden="true" />
+                <span class="nav-label">
+                  <span class="collection-name">{c.name}</span>
+                  <small class="collection-meta">
+                    <span class="plan">{c.plan}</span> · <span class="state">{c.state}</span>
+                  </small>
+                </span>
                 <span class="quota" title={`jobs / quota; most frequent: every ${c.minRecurrence}`}>
                   {c.jobCount} / {c.maxJobCount}
-                </span>{" "}
-                · <span class="state">{c.state}</span>
-              </small>
-            </a>
-          </li>
-        ))}
-      </ul>
-      {selected && (
-        <div class="collection-actions" role="group" aria-label={`All jobs in ${selected.name}`}>
-          <button id="collection-enable-all" type="button" class="outline" onClick={() => setEnabled(true)}>
-            Enable all
-          </button>
-          <button id="collection-disable-all" type="button" class="outline secondary" onClick={() => setEnabled(false)}>
-            Disable all
-          </button>
-          <button id="collection-edit" type="button" class="outline secondary" onClick={() => setDialog("edit")}>
-            Edit collection…
-          </button>
-          <button
-            id="collection-calendars"
-            type="button"
-            class="outline secondary"
-            onClick={() => setDialog("calendars")}
-          >
-            Calendars…
-          </button>
-          <button id="collection-delete" type="button" class="outline secondary" onClick={() => setDialog("delete")}>
-            Delete collection…
-          </button>
-          <EditCollectionDialog
-            open={dialog === "edit"}
-            collection={selected}
-            onClose={() => setDialog(null)}
-            onSaved={onChanged}
-          />
-          <CalendarsDialog
-            open={dialog === "calendars"}
-            collection={selected}
-            onClose={() => setDialog(null)}
-            onSaved={onChanged}
-          />
-          <DeleteCollectionDialog
-            open={dialog === "delete"}
-            collection={selected}
-            onClose={() => setDialog(null)}
-            onDeleted={() => {
-              onChanged();
-              navigate({ page: "overview" });
-            }}
-          />
-        </div>
-      )}
-      <NewCollection onCreated={onChanged} />
-      <ImportFile onImported={onChanged} />
+                </span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div class="sidebar-footer">
+        <ImportFile onImported={onChanged} />
+      </div>
+      {context.menu}
+      {actions.dialogs}
     </aside>
   );
 }
@@ -117,15 +94,16 @@ function ImportFile({ onImported }: { onImported: () => void }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button id="import-collections" type="button" class="secondary outline" onClick={() => setOpen(true)}>
+      <Button id="import-collections" variant="ghost" icon={FileInput} class="nav-button" onClick={() => setOpen(true)}>
         Import…
-      </button>
+      </Button>
       <ImportFileDialog
         open={open}
         onClose={() => setOpen(false)}
         onImported={(r) => {
           const c = importCounts(r);
-          toast(`Imported ${c.created + c.replaced} job${c.created + c.replaced === 1 ? "" : "s"}`);
+          const n = c.created + c.replaced;
+          toast(n === 1 ? "Imported 1 job" : `Imported ${n} jobs`);
           onImported();
           const first = r.items.find((i) => i.outcome !== "Failed")?.collectionId;
           if (first) navigate({ page: "collection", collection: first });
@@ -164,39 +142,31 @@ function NewCollection({ onCreated }: { onCreated: () => void }) {
       setErrors(errorsOf(err).length ? errorsOf(err) : [{ path: "", code: "Error", message: messageOf(err) }]);
     }
   };
-  if (!open) {
-    return (
-      <button id="new-collection" type="button" class="secondary" onClick={() => setOpen(true)}>
-        New collection…
-      </button>
-    );
-  }
   const nameErrors = [...(by.name ?? []), ...(by[""] ?? [])];
   return (
-    <form class="new-collection" onSubmit={submit} onKeyDown={(e) => e.key === "Escape" && close()}>
-      <label for="new-collection-name">Collection name</label>
-      <input
-        id="new-collection-name"
-        autoFocus
-        value={name}
-        aria-invalid={by.name ? "true" : undefined}
-        aria-describedby={nameErrors.length ? "new-collection-error" : undefined}
-        onInput={(e) => setName(e.currentTarget.value)}
-      />
-      {nameErrors.length > 0 && (
-        <small id="new-collection-error" class="error-text">
-          {nameErrors.join(" ")}
-        </small>
-      )}
-      <PlanFields prefix="new-collection" form={plan} errors={by} onChange={setPlan} />
-      <div class="row">
-        <button id="new-collection-create" type="submit">
-          Create
-        </button>
-        <button type="button" class="secondary outline" onClick={close}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    <>
+      <IconButton id="new-collection" icon={Plus} size="sm" label="New collection…" onClick={() => setOpen(true)} />
+      <Dialog id="new-collection-dialog" open={open} onClose={close} title="New collection">
+        <form class="new-collection" onSubmit={submit}>
+          <Field id="new-collection-name" label="Collection name" error={nameErrors}>
+            <input
+              id="new-collection-name"
+              autoFocus
+              value={name}
+              aria-invalid={by.name ? "true" : undefined}
+              aria-describedby={nameErrors.length ? "new-collection-name-error" : undefined}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
+          </Field>
+          <PlanFields prefix="new-collection" form={plan} errors={by} onChange={setPlan} />
+          <footer class="dialog-actions">
+            <Button onClick={close}>Cancel</Button>
+            <Button id="new-collection-create" type="submit" variant="primary">
+              Create
+            </Button>
+          </footer>
+        </form>
+      </Dialog>
+    </>
   );
 }

@@ -1,22 +1,19 @@
-import { useState } from "preact/hooks";
-import { currentTheme, setTheme } from "./theme";
+import { Moon, Sun } from "lucide";
+import { useEffect, useState } from "preact/hooks";
+import { IconButton } from "./components/IconButton";
+import { currentTheme, onThemeChange, setThemePreference } from "./theme";
 
+/** The header's quick switch between light and dark (Settings also offers "System"). */
 export function ThemeToggle() {
   const [theme, set] = useState(currentTheme());
-  const next = theme === "dark" ? "light" : "dark";
+  useEffect(() => onThemeChange(() => set(currentTheme())), []);
+  const dark = theme === "dark";
   return (
-    <button
+    <IconButton
       id="theme-toggle"
-      type="button"
-      class="secondary outline"
-      aria-pressed={theme === "dark"}
-      title={`Switch to the ${next} theme`}
-      onClick={() => {
-        setTheme(next);
-        set(next);
-      }}
-    >
-      {theme === "dark" ? "☾ Dark" : "☀ Light"}
-    </button>
+      icon={dark ? Moon : Sun}
+      label={dark ? "Switch to the light theme" : "Switch to the dark theme"}
+      onClick={() => setThemePreference(dark ? "light" : "dark")}
+    />
   );
 }

@@ -13,6 +13,59 @@ export function useRoute(): Route {
   return route;
 }
 
+/**
+ * Back and Forward through the hash history: Alt+Left/Right, and the mouse's back and forward
+ * buttons (3 and 4). Not while a modal dialog is open (its page is not the one to leave).
+ */
+export function useBackForward(): void {
+  useEffect(() => {
+    const go = (step: -1 | 1, e: Event) => {
+      if (document.querySelector("dialog[open]")) return;
+      e.preventDefault();
+      if (step < 0) history.back();
+      else history.forward();
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+      if (e.key === "ArrowLeft") go(-1, e);
+      else if (e.key === "ArrowRight") go(1, e);
+    };
+    const onMouse = (e: MouseEvent) => {
+      if (e.button === 3) go(-1, e);
+      else if (e.button === 4) go(1, e);
+    };
+    // mousedown too: some engines act on the press; the step itself is on the release only.
+    const stop = (e: MouseEvent) => {
+      if (e.button === 3 || e.button === 4) e.preventDefault();
+    };
+    addEventListener("keydown", onKey);
+    addEventListener("mouseup", onMouse);
+    addEventListener("mousedown", stop);
+    return () => {
+      removeEventListener("keydown", onKey);
+      removeEventListener("mouseup", onMouse);
+      removeEventListener("mousedown", stop);
+    };
+  }, []);
+}
+
+/**
+ * Writes `route` into the address without a new history entry or a hashchange (the view that
+ * calls it already shows it): Back and the links that read `lastRoute` return to it.
+ */
+export function recordRoute(route: Route): void {
+  const hash = routeHash(route);
+  if (route.page === "overview") lastOverview = hash;
+  if (location.hash !== hash) history.replaceState(history.state, "", hash);
+}
+
+let lastOverview = routeHash({ page: "overview" });
+
+/** The overview as it was last shown (its view, day and filters), for the sidebar's link. */
+export function lastOverviewHash(): string {
+  return lastOverview;
+}
+
 export function navigate(route: Route, replace = false): void {
   const hash = routeHash(route);
   if (replace) history.replaceState(null, "", hash);

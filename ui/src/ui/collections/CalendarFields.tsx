@@ -4,6 +4,7 @@
 import type { Calendar, CalendarWindow, FieldError } from "../../ipc/types";
 import { WEEK_DAYS, errorsAt, midnightHint, newWindow, replaceAt, toggleDay } from "../../logic/calendarForm";
 import { FieldMessages } from "../transfer/PathField";
+import { Button } from "../components/Button";
 
 type Props = {
   index: number;
@@ -43,9 +44,9 @@ function Text(props: {
 
 function Remove({ label, onClick }: { label: string; onClick: () => void }) {
   return (
-    <button type="button" class="outline secondary small" aria-label={label} title={label} onClick={onClick}>
+    <Button size="sm" aria-label={label} title={label} onClick={onClick}>
       ✕
-    </button>
+    </Button>
   );
 }
 
@@ -64,9 +65,9 @@ export function CalendarFields({ index, calendar: c, errors, onChange, onDelete 
           errors={errors}
           onInput={(name) => set({ name })}
         />
-        <button id="calendars-delete" type="button" class="outline secondary" onClick={onDelete}>
+        <Button id="calendars-delete" onClick={onDelete}>
           Delete calendar
-        </button>
+        </Button>
       </div>
       <FieldMessages id="calendars-calendar" field={at} errors={errorsAt(errors, at)} />
 
@@ -86,14 +87,9 @@ export function CalendarFields({ index, calendar: c, errors, onChange, onDelete 
             <Remove label={`Remove date ${j + 1}`} onClick={() => set({ dates: replaceAt(c.dates, j, null) })} />
           </div>
         ))}
-        <button
-          id="calendars-add-date"
-          type="button"
-          class="outline small"
-          onClick={() => set({ dates: [...c.dates, ""] })}
-        >
+        <Button size="sm" id="calendars-add-date" onClick={() => set({ dates: [...c.dates, ""] })}>
           Add date
-        </button>
+        </Button>
       </fieldset>
 
       <fieldset class="field-group">
@@ -122,14 +118,13 @@ export function CalendarFields({ index, calendar: c, errors, onChange, onDelete 
             <Remove label={`Remove range ${j + 1}`} onClick={() => set({ ranges: replaceAt(c.ranges, j, null) })} />
           </div>
         ))}
-        <button
+        <Button
+          size="sm"
           id="calendars-add-range"
-          type="button"
-          class="outline small"
           onClick={() => set({ ranges: [...c.ranges, { start: "", end: "" }] })}
         >
           Add range
-        </button>
+        </Button>
       </fieldset>
 
       <fieldset class="field-group">
@@ -184,14 +179,9 @@ export function CalendarFields({ index, calendar: c, errors, onChange, onDelete 
             )}
           </div>
         ))}
-        <button
-          id="calendars-add-window"
-          type="button"
-          class="outline small"
-          onClick={() => set({ weekly: [...c.weekly, newWindow()] })}
-        >
+        <Button size="sm" id="calendars-add-window" onClick={() => set({ weekly: [...c.weekly, newWindow()] })}>
           Add weekly window
-        </button>
+        </Button>
       </fieldset>
     </div>
   );

@@ -3,11 +3,12 @@
 import { useEffect, useState } from "preact/hooks";
 import { type Calendar, type CollectionSummary, type FieldError, api, errorsOf, messageOf } from "../../ipc";
 import { calendarOf, generalErrors, newCalendar, replaceAt } from "../../logic/calendarForm";
-import { Modal } from "../Modal";
+import { Dialog } from "../components/Dialog";
 import { toast } from "../toast";
 import { CalendarFields } from "./CalendarFields";
 import { CalendarPreview } from "./CalendarPreview";
 import "./calendars.css";
+import { Button } from "../components/Button";
 
 type Props = { open: boolean; collection: CollectionSummary; onClose: () => void; onSaved: () => void };
 
@@ -67,7 +68,7 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
   };
   const general = generalErrors(errors);
   return (
-    <Modal id="calendars" open={open} onClose={onClose} title={`Calendars of ${collection.name}`}>
+    <Dialog id="calendars" size="wide" open={open} onClose={onClose} title={`Calendars of ${collection.name}`}>
       <form onSubmit={save} class="calendars-editor">
         <p class="muted">
           Jobs of this collection skip the runs that fall in the calendars they name in <code>recurrence.blackout</code>{" "}
@@ -93,9 +94,9 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
             </ul>
             {/* Not before the stored calendars are in: a calendar added to the empty list would
                 be replaced by them, or saved without them. */}
-            <button id="calendars-add" type="button" class="outline" onClick={add} disabled={calendars === null}>
+            <Button id="calendars-add" onClick={add} disabled={calendars === null}>
               Add calendar
-            </button>
+            </Button>
           </nav>
           <div class="calendar-detail">
             {calendars === null && !errors.length && <p aria-busy="true">Loading…</p>}
@@ -118,14 +119,18 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
           </p>
         )}
         <footer class="dialog-actions">
-          <button type="button" class="secondary outline" onClick={onClose}>
-            Cancel
-          </button>
-          <button id="calendars-save" type="submit" aria-busy={busy || undefined} disabled={busy || calendars === null}>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            variant="primary"
+            id="calendars-save"
+            type="submit"
+            aria-busy={busy || undefined}
+            disabled={busy || calendars === null}
+          >
             Save
-          </button>
+          </Button>
         </footer>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -2,8 +2,9 @@
 import { useState } from "preact/hooks";
 import { type CollectionSummary, api, messageOf } from "../../ipc";
 import { deleteQuestion } from "../../logic/collectionForm";
-import { Modal } from "../Modal";
+import { Dialog } from "../components/Dialog";
 import { toast } from "../toast";
+import { Button } from "../components/Button";
 
 type Props = { open: boolean; collection: CollectionSummary; onClose: () => void; onDeleted: () => void };
 
@@ -25,7 +26,7 @@ export function DeleteCollectionDialog({ open, collection, onClose, onDeleted }:
     }
   };
   return (
-    <Modal id="delete-collection" open={open} onClose={onClose} title="Delete collection">
+    <Dialog id="delete-collection" open={open} onClose={onClose} title="Delete collection">
       <p id="delete-collection-question">{deleteQuestion(collection.name, collection.jobCount)}</p>
       <p class="muted">Their history goes too. This cannot be undone.</p>
       {error && (
@@ -34,20 +35,17 @@ export function DeleteCollectionDialog({ open, collection, onClose, onDeleted }:
         </p>
       )}
       <footer class="dialog-actions">
-        <button type="button" class="secondary outline" onClick={onClose}>
-          Cancel
-        </button>
-        <button
+        <Button onClick={onClose}>Cancel</Button>
+        <Button
+          variant="danger"
           id="delete-collection-confirm"
-          type="button"
-          class="contrast"
           aria-busy={busy || undefined}
           disabled={busy}
           onClick={confirm}
         >
           Delete
-        </button>
+        </Button>
       </footer>
-    </Modal>
+    </Dialog>
   );
 }

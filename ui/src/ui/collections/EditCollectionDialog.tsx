@@ -3,9 +3,10 @@ import { useEffect, useState } from "preact/hooks";
 import { type CollectionSummary, type FieldError, api, errorsOf, messageOf } from "../../ipc";
 import { NEW_PLAN, PLAN_FIELDS, formOf, planOf } from "../../logic/collectionForm";
 import { errorsByField } from "../../logic/transfer";
-import { Modal } from "../Modal";
+import { Dialog } from "../components/Dialog";
 import { toast } from "../toast";
 import { PlanFields } from "./PlanFields";
+import { Button } from "../components/Button";
 
 type Props = { open: boolean; collection: CollectionSummary; onClose: () => void; onSaved: () => void };
 
@@ -40,7 +41,7 @@ export function EditCollectionDialog({ open, collection, onClose, onSaved }: Pro
     }
   };
   return (
-    <Modal id="edit-collection" open={open} onClose={onClose} title={`Edit ${collection.name}`}>
+    <Dialog id="edit-collection" open={open} onClose={onClose} title={`Edit ${collection.name}`}>
       <form onSubmit={submit}>
         <PlanFields prefix="edit-collection" form={form} errors={by} onChange={setForm} />
         {by[""] && (
@@ -49,14 +50,18 @@ export function EditCollectionDialog({ open, collection, onClose, onSaved }: Pro
           </p>
         )}
         <footer class="dialog-actions">
-          <button type="button" class="secondary outline" onClick={onClose}>
-            Cancel
-          </button>
-          <button id="edit-collection-save" type="submit" aria-busy={busy || undefined} disabled={busy}>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            variant="primary"
+            id="edit-collection-save"
+            type="submit"
+            aria-busy={busy || undefined}
+            disabled={busy}
+          >
             Save
-          </button>
+          </Button>
         </footer>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

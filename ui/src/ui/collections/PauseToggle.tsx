@@ -2,6 +2,8 @@
 // Shows the state now, also when the tray changed it (read again on every engine change).
 import { useEffect, useState } from "preact/hooks";
 import { api, messageOf, onEngineChanged } from "../../ipc";
+import { Pause, Play } from "lucide";
+import { Button } from "../components/Button";
 import { toast } from "../toast";
 
 export function PauseToggle() {
@@ -26,16 +28,17 @@ export function PauseToggle() {
     }
   };
   return (
-    <button
+    <Button
       id="pause-all"
-      type="button"
-      class={paused ? "contrast" : "secondary outline"}
+      size="sm"
+      variant={paused ? "primary" : "ghost"}
+      icon={paused ? Play : Pause}
       aria-pressed={paused ? "true" : "false"}
       data-paused={paused ? "true" : "false"}
       title={paused ? "Every job is paused; click to resume" : "Pause every job (the tray runner fires nothing)"}
       onClick={toggle}
     >
       {paused ? "Paused — Resume all" : "Pause all"}
-    </button>
+    </Button>
   );
 }

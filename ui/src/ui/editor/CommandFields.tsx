@@ -5,6 +5,7 @@ import { type PickPath, messageOf, pickPath } from "../../ipc";
 import type { CommandForm } from "../../logic/actionForm";
 import { toast } from "../toast";
 import { FieldErrors, TextArea, TextField, invalidAttrs, useFieldErrors } from "./fields";
+import { Button } from "../components/Button";
 
 type Props = { prefix: string; value: CommandForm; onChange: (v: CommandForm) => void };
 
@@ -18,9 +19,9 @@ function Browse({ id, pick, onPicked }: { id: string; pick: PickPath; onPicked: 
     }
   };
   return (
-    <button id={id} type="button" class="secondary outline" onClick={browse}>
+    <Button id={id} onClick={browse}>
       Browse…
-    </button>
+    </Button>
   );
 }
 

@@ -62,7 +62,7 @@ afterEach(() => {
 describe("the job editor", () => {
   it("previews a schedule that names the collection's calendar, with the runs it removes noted", async () => {
     const validate = vi.spyOn(api, "validateJob").mockResolvedValue([]);
-    render(<JobEditor collection={C} job="daily" />);
+    render(<JobEditor collection={C} collectionName="default" job="daily" />);
     const note = await screen.findByText(/^Blackout 'holidays' skips 1 run/);
     expect(note.closest("#preview-notes")).not.toBeNull();
     const runs = [...document.querySelectorAll("#preview-runs time")].map((t) => t.getAttribute("datetime"));

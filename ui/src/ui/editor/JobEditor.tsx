@@ -4,8 +4,13 @@ import { groupErrors } from "../../logic/fieldErrors";
 import { type JobForm, newJob, fromProperties, toProperties, zoneOf } from "../../logic/jobForm";
 import { localIssues } from "../../logic/recurrenceForm";
 import { routeHash } from "../../logic/routes";
+import { Button } from "../components/Button";
+import { EmptyState } from "../components/EmptyState";
+import { PageHeader } from "../components/PageHeader";
+import { Tabs } from "../components/Tabs";
 import { navigate } from "../hooks";
 import { JobActions } from "../jobs/JobActions";
+import { ExportDialog } from "../transfer/ExportDialog";
 import { toast } from "../toast";
 import { usePreview, useValidation } from "./checks";
 import { ErrorsContext, type Option, SelectField, TextField } from "./fields";
@@ -14,7 +19,8 @@ import { PreviewPanel } from "./PreviewPanel";
 import { FormPanel } from "./FormPanel";
 import { useUnplacedErrors } from "./placeErrors";
 
-type Props = { collection: string; job: string | null };
+/** `collection` is the collection's id, `collectionName` its name (the breadcrumb). */
+type Props = { collection: string; collectionName: string; job: string | null };
 type Tab = "form" | "json";
 
 const STATES: Option[] = [
@@ -22,7 +28,7 @@ const STATES: Option[] = [
   ["Disabled", "Disabled"],
 ];
 
-export function JobEditor({ collection, job }: Props) {
+export function JobEditor({ collection, collectionName, job }: Props) {
   const isNew = job === null;
   const [detail, setDetail] = useState<JobDetail | null>(null);
   const [loadError, setLoadError] = useState("");
@@ -33,6 +39,7 @@ export function JobEditor({ collection, job }: Props) {
   const [json, setJson] = useState({ text: "", dirty: false, busy: false, errors: [] as FieldError[] });
   const [saveErrors, setSaveErrors] = useState<FieldError[]>([]);
   const [saving, setSaving] = useState(false);
+  const [exporting, setExporting] = useState(false);
   // The name is asked for when saving, not while the user is still looking around.
   const [attempted, setAttempted] = useState(false);
 
@@ -147,11 +154,10 @@ export function JobEditor({ collection, job }: Props) {
 
   if (loadError)
     return (
-      <article class="empty-state">
-        <h2>Could not open {job}</h2>
+      <EmptyState title={`Could not open ${job}`}>
         <p>{loadError}</p>
-        <a href={routeHash({ page: "collection", collection })}>Back to {collection}</a>
-      </article>
+        <a href={routeHash({ page: "collection", collection })}>Back to {collectionName}</a>
+      </EmptyState>
     );
   if (!isNew && !detail) return <p aria-busy="true">Loading {job}…</p>;
 
@@ -168,32 +174,37 @@ export function JobEditor({ collection, job }: Props) {
           }
         }}
       >
-        <div class="page-header">
-          <h1 id="editor-title">{isNew ? "New job" : job}</h1>
-          <div class="toolbar">
-            <a href={routeHash({ page: "collection", collection })} role="button" class="secondary outline">
-              Back
-            </a>
-            {!isNew && (
-              <button
-                id="open-history"
-                type="button"
-                class="secondary"
-                onClick={() => navigate({ page: "history", collection, job: job! })}
+        <PageHeader
+          titleId="editor-title"
+          title={isNew ? "New job" : job}
+          breadcrumbs={[{ label: collectionName, href: routeHash({ page: "collection", collection }) }]}
+          actions={
+            <>
+              {!isNew && (
+                <Button id="open-history" onClick={() => navigate({ page: "history", collection, job: job! })}>
+                  History
+                </Button>
+              )}
+              <Button
+                id="save-job"
+                variant="primary"
+                title="Ctrl+S"
+                aria-busy={saving}
+                disabled={saving}
+                onClick={save}
               >
-                History
-              </button>
-            )}
-            <button id="save-job" type="button" aria-busy={saving} disabled={saving} onClick={save}>
-              {isNew ? "Create job" : "Save"}
-            </button>
-          </div>
-        </div>
+                {isNew ? "Create job" : "Save"}
+              </Button>
+            </>
+          }
+        />
         {detail && (
           <JobActions
             collection={collection}
             job={detail.summary}
             showHistory={false}
+            showEdit={false}
+            onExport={() => setExporting(true)}
             onChanged={(s) => {
               if (s === null) {
                 navigate({ page: "collection", collection });
@@ -248,40 +259,15 @@ export function JobEditor({ collection, job }: Props) {
                 onInput={(startTime) => set({ startTime })}
               />
             </div>
-            <div
-              role="tablist"
-              aria-label="Edit as"
-              class="tabs"
-              onKeyDown={(e) => {
-                if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-                  const to = tab === "form" ? "json" : "form";
-                  switchTab(to).then(() => document.getElementById(`tab-${to}`)?.focus());
-                }
-              }}
-            >
-              <button
-                id="tab-form"
-                type="button"
-                role="tab"
-                aria-selected={tab === "form"}
-                aria-controls="panel-form"
-                tabIndex={tab === "form" ? 0 : -1}
-                onClick={() => switchTab("form")}
-              >
-                Form
-              </button>
-              <button
-                id="tab-json"
-                type="button"
-                role="tab"
-                aria-selected={tab === "json"}
-                aria-controls="panel-json"
-                tabIndex={tab === "json" ? 0 : -1}
-                onClick={() => switchTab("json")}
-              >
-                JSON
-              </button>
-            </div>
+            <Tabs
+              label="Edit as"
+              value={tab}
+              onChange={(to) => void switchTab(to)}
+              tabs={[
+                { value: "form", label: "Form", id: "tab-form", panel: "panel-form" },
+                { value: "json", label: "JSON", id: "tab-json", panel: "panel-json" },
+              ]}
+            />
             {tab === "form" ? (
               <div id="panel-form" role="tabpanel" aria-labelledby="tab-form">
                 <FormPanel form={form} set={set} secretsSet={secretsSet} />
@@ -300,6 +286,15 @@ export function JobEditor({ collection, job }: Props) {
           </div>
           <PreviewPanel preview={preview} />
         </div>
+        {detail && (
+          <ExportDialog
+            open={exporting}
+            collection={collection}
+            name={collectionName}
+            jobs={[detail.summary.name]}
+            onClose={() => setExporting(false)}
+          />
+        )}
       </section>
     </ErrorsContext.Provider>
   );

@@ -1,4 +1,5 @@
 import type { FieldError } from "../../ipc";
+import { Button } from "../components/Button";
 
 type Props = { text: string; onText: (t: string) => void; errors: FieldError[]; busy: boolean; onApply: () => void };
 
@@ -32,9 +33,9 @@ export function JsonTab({ text, onText, errors, busy, onApply }: Props) {
           </li>
         ))}
       </ul>
-      <button id="apply-json" type="button" aria-busy={busy} disabled={busy} onClick={onApply}>
+      <Button variant="primary" id="apply-json" aria-busy={busy} disabled={busy} onClick={onApply}>
         Apply to form
-      </button>
+      </Button>
       <small class="hint"> Ctrl+Enter applies. Secrets typed here are sent like the form's.</small>
     </div>
   );

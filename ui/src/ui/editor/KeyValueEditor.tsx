@@ -1,5 +1,6 @@
 import type { KeyValue } from "../../logic/json";
 import { FieldGroup } from "./fields";
+import { Button } from "../components/Button";
 
 type Props = { id: string; legend: string; noun: string; rows: KeyValue[]; onChange: (rows: KeyValue[]) => void };
 
@@ -26,24 +27,19 @@ export function KeyValueEditor({ id, legend, noun, rows, onChange }: Props) {
             spellcheck={false}
             onInput={(e) => setRow(i, { ...r, value: e.currentTarget.value })}
           />
-          <button
-            type="button"
-            class="secondary outline icon"
+          <Button
+            variant="ghost"
+            size="sm"
             aria-label={`Remove ${noun.toLowerCase()} ${r.key || i + 1}`}
             onClick={() => onChange(rows.filter((_, j) => j !== i))}
           >
             ×
-          </button>
+          </Button>
         </div>
       ))}
-      <button
-        id={`${id}-add`}
-        type="button"
-        class="secondary outline small"
-        onClick={() => onChange([...rows, { key: "", value: "" }])}
-      >
+      <Button size="sm" id={`${id}-add`} onClick={() => onChange([...rows, { key: "", value: "" }])}>
         Add {noun.toLowerCase()}
-      </button>
+      </Button>
     </FieldGroup>
   );
 }

@@ -1,4 +1,5 @@
 import { WEEKDAY_HEADERS, monthGrid } from "../../logic/calendar";
+import { Button } from "../components/Button";
 
 type Props = { month: string; days: number[]; onShift: (by: number) => void; stale: boolean };
 
@@ -8,27 +9,15 @@ export function MonthCalendar({ month, days, onShift, stale }: Props) {
   return (
     <div class="calendar">
       <div class="calendar-nav">
-        <button
-          id="preview-month-prev"
-          type="button"
-          class="secondary outline small"
-          aria-label="Previous month"
-          onClick={() => onShift(-1)}
-        >
+        <Button size="sm" id="preview-month-prev" aria-label="Previous month" onClick={() => onShift(-1)}>
           ‹
-        </button>
+        </Button>
         <strong id="preview-month-title" aria-live="polite">
           {grid.title}
         </strong>
-        <button
-          id="preview-month-next"
-          type="button"
-          class="secondary outline small"
-          aria-label="Next month"
-          onClick={() => onShift(1)}
-        >
+        <Button size="sm" id="preview-month-next" aria-label="Next month" onClick={() => onShift(1)}>
           ›
-        </button>
+        </Button>
       </div>
       <table id="preview-calendar" class={stale ? "stale" : undefined} aria-labelledby="preview-month-title">
         <thead>

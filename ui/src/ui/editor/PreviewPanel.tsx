@@ -71,7 +71,6 @@ export function PreviewPanel({ preview: p }: { preview: Preview }) {
           onShift={(by) => p.setMonth(shiftMonth(month, by))}
         />
       )}
-      {shown && <small class="muted">Computed in {(shown.computeMicros / 1000).toFixed(1)} ms.</small>}
     </aside>
   );
 }

@@ -13,6 +13,7 @@ import {
   toggle,
 } from "../../logic/recurrenceForm";
 import { FieldErrors, FieldGroup, invalidAttrs, useFieldErrors } from "./fields";
+import { Button } from "../components/Button";
 
 /** `pressed` undefined: a removable chip (clicking removes it), not a toggle. */
 function Chip({
@@ -221,14 +222,12 @@ export function NthPicker({ value, onChange }: { value: Nth[]; onChange: (v: Nth
             </option>
           ))}
         </select>
-        <button
+        <Button
           id="nth-add"
-          type="button"
-          class="secondary"
           onClick={() => onChange(addNth(value, { day, occurrence: occurrence === "" ? null : Number(occurrence) }))}
         >
           Add
-        </button>
+        </Button>
       </div>
       <div class="chips">
         {value.map((n) => (

@@ -1,5 +1,6 @@
 import { useMemo } from "preact/hooks";
 import { TextField } from "./fields";
+import { Button } from "../components/Button";
 
 const COMMON = [
   "UTC",
@@ -55,9 +56,9 @@ export function TimeZoneField({ value, onChange }: { value: string; onChange: (v
         ))}
       </datalist>
       {here && here !== value && !(here === "UTC" && value === "") && (
-        <button id="time-zone-local" type="button" class="secondary outline small" onClick={() => onChange(here)}>
+        <Button size="sm" id="time-zone-local" onClick={() => onChange(here)}>
           Use {here}
-        </button>
+        </Button>
       )}
     </div>
   );

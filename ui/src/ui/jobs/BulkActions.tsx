@@ -2,7 +2,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { type JobSummary, api } from "../../ipc";
 import { type BulkAction, BULK_VERBS, bulkMessage, bulkTargets, deleteQuestion, runBulk } from "../../logic/jobsTable";
-import { Modal } from "../Modal";
+import { Button } from "../components/Button";
+import { Dialog } from "../components/Dialog";
 import { toast } from "../toast";
 
 type Props = {
@@ -43,16 +44,10 @@ export function BulkActions({ collection, selected, deleteRequested, onDeleteHan
   const button = (action: Exclude<BulkAction, "delete">) => {
     const names = bulkTargets(action, selected);
     return (
-      <button
-        id={`bulk-${action}`}
-        type="button"
-        class="outline"
-        disabled={busy || names.length === 0}
-        onClick={() => run(action, names)}
-      >
+      <Button id={`bulk-${action}`} size="sm" disabled={busy || names.length === 0} onClick={() => run(action, names)}>
         {BULK_VERBS[action][0]}
         {names.length ? ` (${names.length})` : ""}
-      </button>
+      </Button>
     );
   };
   return (
@@ -61,14 +56,14 @@ export function BulkActions({ collection, selected, deleteRequested, onDeleteHan
         {button("run")}
         {button("enable")}
         {button("disable")}
-        <button id="bulk-export" type="button" class="outline" disabled={busy} onClick={onExport}>
+        <Button id="bulk-export" size="sm" disabled={busy} onClick={onExport}>
           Export ({selected.length})…
-        </button>
-        <button id="bulk-delete" type="button" class="outline danger" disabled={busy} onClick={askDelete}>
+        </Button>
+        <Button id="bulk-delete" size="sm" variant="ghost" class="text-danger" disabled={busy} onClick={askDelete}>
           Delete ({selected.length})…
-        </button>
+        </Button>
       </div>
-      <Modal
+      <Dialog
         id="confirm-bulk-delete"
         open={confirming !== null}
         onClose={() => setConfirming(null)}
@@ -76,19 +71,12 @@ export function BulkActions({ collection, selected, deleteRequested, onDeleteHan
       >
         <p id="confirm-bulk-delete-text">{confirming && deleteQuestion(confirming)} This cannot be undone.</p>
         <footer class="dialog-actions">
-          <button
-            id="confirm-bulk-delete-no"
-            type="button"
-            class="secondary"
-            autoFocus
-            onClick={() => setConfirming(null)}
-          >
+          <Button id="confirm-bulk-delete-no" autoFocus onClick={() => setConfirming(null)}>
             Cancel
-          </button>
-          <button
+          </Button>
+          <Button
             id="confirm-bulk-delete-yes"
-            type="button"
-            class="danger"
+            variant="danger"
             onClick={() => {
               const names = confirming ?? [];
               setConfirming(null);
@@ -96,9 +84,9 @@ export function BulkActions({ collection, selected, deleteRequested, onDeleteHan
             }}
           >
             Delete {confirming?.length === 1 ? "1 job" : `${confirming?.length ?? 0} jobs`}
-          </button>
+          </Button>
         </footer>
-      </Modal>
+      </Dialog>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { type FieldError, api, errorsOf, messageOf } from "../../ipc";
-import { Modal } from "../Modal";
+import { Dialog } from "../components/Dialog";
+import { Button } from "../components/Button";
 
 type Props = { open: boolean; collection: string; onClose: () => void; onImported: (name: string) => void };
 
@@ -48,7 +49,7 @@ export function ImportDialog({ open, collection, onClose, onImported }: Props) {
   };
 
   return (
-    <Modal id="import-dialog" open={open} onClose={onClose} title="Import a job">
+    <Dialog id="import-dialog" open={open} onClose={onClose} title="Import a job">
       <form onSubmit={submit}>
         <label for="import-file">From a file</label>
         <input
@@ -85,14 +86,18 @@ export function ImportDialog({ open, collection, onClose, onImported }: Props) {
           ))}
         </ul>
         <footer class="dialog-actions">
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button id="import-submit" type="submit" aria-busy={busy} disabled={busy || text.trim() === ""}>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            variant="primary"
+            id="import-submit"
+            type="submit"
+            aria-busy={busy}
+            disabled={busy || text.trim() === ""}
+          >
             Import
-          </button>
+          </Button>
         </footer>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,18 +1,23 @@
-// What can be done to one job: run it now, enable or disable it, see its history, duplicate,
-// export or delete it. Shown above the jobs table (for the selected row) and in the editor.
+// What can be done to one job: run it now, enable or disable it, open it, see its history,
+// duplicate, export or delete it. Shown above the jobs table for the selected row, and in the editor.
+import { Copy, Download, History, Pencil, Play, Power, Trash2 } from "lucide";
 import { useEffect, useState } from "preact/hooks";
+import { useCommandHandler } from "../../commands/registry";
 import { type JobSummary, api, messageOf } from "../../ipc";
+import { Button } from "../components/Button";
 import { navigate } from "../hooks";
 import { toast } from "../toast";
-import { copyText, downloadText } from "./download";
 import { ConfirmDeleteDialog, DuplicateDialog } from "./JobDialogs";
 
 type Props = {
   collection: string;
-  /** null: nothing selected, the buttons are disabled. */
-  job: JobSummary | null;
+  job: JobSummary;
   /** After a change: the job's new summary (null once deleted), and the copy's name for a duplicate. */
   onChanged: (summary: JobSummary | null, duplicate?: string) => void;
+  /** Export… (the view opens the export dialog, the same as for a collection). */
+  onExport: () => void;
+  /** In the jobs table: "Edit" opens the job (the editor is the job already). */
+  showEdit?: boolean;
   /** The editor shows its own History button next to Save. */
   showHistory?: boolean;
   /** Delete asked for from the keyboard (the jobs table): opens the confirmation. */
@@ -24,23 +29,24 @@ export function JobActions({
   collection,
   job,
   onChanged,
+  onExport,
+  showEdit = true,
   showHistory = true,
   deleteRequested = false,
   onDeleteHandled,
 }: Props) {
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
   useEffect(() => {
-    if (deleteRequested && job) {
+    if (deleteRequested) {
       onDeleteHandled?.();
       setConfirmDelete(job.name);
     }
   }, [deleteRequested, job]);
   const [duplicating, setDuplicating] = useState<string | null>(null);
   const [duplicateError, setDuplicateError] = useState("");
-  const togglable = job !== null && (job.state === "Enabled" || job.state === "Disabled");
+  const togglable = job.state === "Enabled" || job.state === "Disabled";
 
   const runNow = async () => {
-    if (!job) return;
     try {
       await api.runJobNow(collection, job.name);
       toast(`Running ${job.name} now`);
@@ -50,22 +56,11 @@ export function JobActions({
     }
   };
   const toggle = async () => {
-    if (!job) return;
     const enable = job.state !== "Enabled";
     try {
       const s = await api.setJobEnabled(collection, job.name, enable);
-      toast(`${enable ? "Enabled" : "Disabled"} ${job.name}`);
+      toast(enable ? `Enabled ${job.name}` : `Disabled ${job.name}`);
       onChanged(s);
-    } catch (e) {
-      toast(messageOf(e), "error");
-    }
-  };
-  const exportJob = async () => {
-    if (!job) return;
-    try {
-      const text = await api.exportJob(collection, job.name);
-      downloadText(`${job.name}.json`, text);
-      toast(`Exported ${job.name}.json${(await copyText(text)) ? " (also copied to the clipboard)" : ""}`);
     } catch (e) {
       toast(messageOf(e), "error");
     }
@@ -94,52 +89,54 @@ export function JobActions({
       toast(messageOf(e), "error");
     }
   };
+  useCommandHandler("run-now", runNow);
+  useCommandHandler("delete", () => setConfirmDelete(job.name));
 
   return (
     <>
-      <div
-        class="toolbar selection-toolbar"
-        role="toolbar"
-        aria-label={job ? `Actions on ${job.name}` : "Select a job for these actions"}
-      >
-        <button id="run-now" type="button" class="outline" disabled={!job} onClick={runNow}>
+      <div class="toolbar selection-toolbar" role="toolbar" aria-label={`Actions on ${job.name}`}>
+        <Button id="run-now" size="sm" icon={Play} onClick={runNow}>
           Run now
-        </button>
-        <button id="toggle-enabled" type="button" class="outline" disabled={!togglable} onClick={toggle}>
-          {job?.state === "Enabled" ? "Disable" : "Enable"}
-        </button>
+        </Button>
+        <Button id="toggle-enabled" size="sm" icon={Power} disabled={!togglable} onClick={toggle}>
+          {job.state === "Enabled" ? "Disable" : "Enable"}
+        </Button>
+        {showEdit && (
+          <Button
+            id="edit-job"
+            size="sm"
+            icon={Pencil}
+            onClick={() => navigate({ page: "job", collection, job: job.name })}
+          >
+            Edit
+          </Button>
+        )}
         {showHistory && (
-          <button
+          <Button
             id="open-history"
-            type="button"
-            class="outline"
-            disabled={!job}
-            onClick={() => job && navigate({ page: "history", collection, job: job.name })}
+            size="sm"
+            icon={History}
+            onClick={() => navigate({ page: "history", collection, job: job.name })}
           >
             History
-          </button>
+          </Button>
         )}
-        <button
-          id="duplicate-job"
-          type="button"
-          class="outline"
-          disabled={!job}
-          onClick={() => job && setDuplicating(job.name)}
-        >
+        <Button id="duplicate-job" size="sm" icon={Copy} onClick={() => setDuplicating(job.name)}>
           Duplicate…
-        </button>
-        <button id="export-job" type="button" class="outline" disabled={!job} onClick={exportJob}>
-          Export
-        </button>
-        <button
+        </Button>
+        <Button id="export-job" size="sm" icon={Download} onClick={onExport}>
+          Export…
+        </Button>
+        <Button
           id="delete-job"
-          type="button"
-          class="outline danger"
-          disabled={!job}
-          onClick={() => job && setConfirmDelete(job.name)}
+          size="sm"
+          variant="ghost"
+          class="text-danger"
+          icon={Trash2}
+          onClick={() => setConfirmDelete(job.name)}
         >
           Delete…
-        </button>
+        </Button>
       </div>
       <ConfirmDeleteDialog job={confirmDelete} onClose={() => setConfirmDelete(null)} onYes={remove} />
       <DuplicateDialog

@@ -1,5 +1,7 @@
 import { useState } from "preact/hooks";
-import { Modal } from "../Modal";
+import { Button } from "../components/Button";
+import { Dialog } from "../components/Dialog";
+import { Field } from "../components/Field";
 
 export function ConfirmDeleteDialog({
   job,
@@ -11,19 +13,19 @@ export function ConfirmDeleteDialog({
   onClose: () => void;
 }) {
   return (
-    <Modal id="confirm-delete" open={job !== null} onClose={onClose} title="Delete job?">
+    <Dialog id="confirm-delete" open={job !== null} onClose={onClose} title="Delete job?">
       <p>
         Delete <strong>{job}</strong> and its history? This cannot be undone.
       </p>
       <footer class="dialog-actions">
-        <button id="confirm-delete-no" type="button" class="secondary" autoFocus onClick={onClose}>
+        <Button id="confirm-delete-no" autoFocus onClick={onClose}>
           Cancel
-        </button>
-        <button id="confirm-delete-yes" type="button" class="danger" onClick={onYes}>
+        </Button>
+        <Button id="confirm-delete-yes" variant="danger" onClick={onYes}>
           Delete
-        </button>
+        </Button>
       </footer>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -32,7 +34,7 @@ type DuplicateProps = { job: string | null; error: string; onYes: (newName: stri
 export function DuplicateDialog({ job, error, onYes, onClose }: DuplicateProps) {
   const [name, setName] = useState("");
   return (
-    <Modal
+    <Dialog
       id="duplicate-dialog"
       open={job !== null}
       onClose={() => {
@@ -47,31 +49,25 @@ export function DuplicateDialog({ job, error, onYes, onClose }: DuplicateProps) 
           onYes(name.trim());
         }}
       >
-        <label for="duplicate-name">Name of the copy</label>
-        <input
-          id="duplicate-name"
-          autoFocus
-          required
-          value={name}
-          placeholder={job ? `${job}-copy` : ""}
-          aria-invalid={error ? "true" : undefined}
-          aria-describedby={error ? "duplicate-error" : undefined}
-          onInput={(e) => setName(e.currentTarget.value)}
-        />
-        {error && (
-          <small id="duplicate-error" class="error-text">
-            {error}
-          </small>
-        )}
+        <Field id="duplicate-name" label="Name of the copy" error={error}>
+          <input
+            id="duplicate-name"
+            autoFocus
+            required
+            value={name}
+            placeholder={job ? `${job}-copy` : ""}
+            aria-invalid={error ? "true" : undefined}
+            aria-describedby={error ? "duplicate-name-error" : undefined}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+        </Field>
         <footer class="dialog-actions">
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button id="duplicate-yes" type="submit">
+          <Button onClick={onClose}>Cancel</Button>
+          <Button id="duplicate-yes" type="submit" variant="primary">
             Duplicate
-          </button>
+          </Button>
         </footer>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,147 +1,111 @@
+import { ArrowDown, ArrowUp } from "lucide";
 import type { JobSummary } from "../../ipc";
-import { formatTime, statusBadgeClass } from "../../logic/history";
-import { type Sort, type SortKey, SORT_LABELS, moveFocus } from "../../logic/jobsTable";
-import { routeHash } from "../../logic/routes";
+import { statusBadgeClass } from "../../logic/history";
+import { type Sort, type SortKey, SORT_LABELS } from "../../logic/jobsTable";
+import { type Column, DataTable } from "../components/DataTable";
+import { Icon } from "../components/Icon";
+import { formatDateTime } from "../format";
 
 type Props = {
   jobs: JobSummary[];
   selected: ReadonlySet<string>;
   sort: Sort;
   onSort: (key: SortKey) => void;
-  /** A checkbox (or Space) on `name`; `range` with Shift. */
-  onToggle: (name: string, range: boolean) => void;
-  onToggleAll: () => void;
+  onSelectionChange: (next: Set<string>) => void;
   onOpen: (name: string) => void;
   /** Delete on a focused row: the selection, or that row when nothing is selected. */
   onDelete: (name: string) => void;
 };
 
-/**
- * One row per job. The checkbox (or Space) selects rows for the toolbar; a click anywhere else
- * on a row, or Enter, opens the editor. Up/Down, Home and End move between rows; Delete deletes.
- */
-export function JobsTable({ jobs, selected, sort, onSort, onToggle, onToggleAll, onOpen, onDelete }: Props) {
-  const names = jobs.map((j) => j.name);
-  const allSelected = names.length > 0 && names.every((n) => selected.has(n));
-  const focusRow = (table: HTMLElement | null, name: string) =>
-    table?.querySelector<HTMLElement>(`tr[data-testid="job-row-${CSS.escape(name)}"]`)?.focus();
-  const header = (key: SortKey, extra = "") => (
-    <th
-      scope="col"
-      class={extra}
-      aria-sort={sort.key === key ? (sort.descending ? "descending" : "ascending") : undefined}
-    >
-      <button type="button" class="sort-button" id={`sort-${key}`} onClick={() => onSort(key)}>
-        {key === "name" ? "Job" : SORT_LABELS[key]}
-        {sort.key === key ? (sort.descending ? " ▼" : " ▲") : ""}
-      </button>
-    </th>
+/** One row per job (a DataTable: click selects, double-click or Enter opens, Delete deletes). */
+export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onOpen, onDelete }: Props) {
+  const sortable = (key: SortKey, label: string) => (
+    <button type="button" class="sort-button" id={`sort-${key}`} onClick={() => onSort(key)}>
+      {label}
+      {sort.key === key && <Icon icon={sort.descending ? ArrowDown : ArrowUp} size={12} />}
+    </button>
   );
+  const ariaSort = (key: SortKey) => (sort.key === key ? (sort.descending ? "descending" : "ascending") : undefined);
+  const columns: Column<JobSummary>[] = [
+    {
+      key: "name",
+      header: sortable("name", "Job"),
+      sort: ariaSort("name"),
+      rowHeader: true,
+      cell: (j) => (
+        <>
+          <span class="ellipsis job-name" title={j.name}>
+            {j.name}
+          </span>
+          <small class="muted action-type">{j.actionType}</small>
+        </>
+      ),
+    },
+    {
+      key: "state",
+      header: "State",
+      width: "104px",
+      cell: (j) => <span class={statusBadgeClass(j.state === "Enabled" ? "completed" : j.state)}>{j.state}</span>,
+    },
+    {
+      key: "schedule",
+      header: "Schedule",
+      cell: (j) => (
+        <span class="ellipsis" title={j.sentence}>
+          {j.sentence}
+        </span>
+      ),
+    },
+    {
+      key: "next-run",
+      header: sortable("nextRun", SORT_LABELS.nextRun),
+      sort: ariaSort("nextRun"),
+      width: "176px",
+      cell: (j) => <time dateTime={j.nextRun ?? undefined}>{formatDateTime(j.nextRun)}</time>,
+    },
+    {
+      key: "last-result",
+      header: sortable("lastResult", SORT_LABELS.lastResult),
+      sort: ariaSort("lastResult"),
+      width: "200px",
+      cell: (j) => (
+        <span title={j.lastRun ? formatDateTime(j.lastRun) : undefined}>
+          {j.lastStatus ? (
+            <span class={statusBadgeClass(j.lastStatus)}>{j.lastStatus}</span>
+          ) : (
+            <span class="muted">never run</span>
+          )}
+          {j.lastRun && <small class="muted"> {formatDateTime(j.lastRun)}</small>}
+        </span>
+      ),
+    },
+    {
+      key: "executions",
+      header: <span title="Executions">Runs</span>,
+      numeric: true,
+      width: "64px",
+      cell: (j) => j.executionCount,
+    },
+    { key: "failures", header: "Failures", numeric: true, width: "80px", cell: (j) => j.failureCount },
+    { key: "faulted", header: "Faulted", numeric: true, width: "80px", cell: (j) => j.faultedCount },
+  ];
   return (
-    <div class="table-scroll">
-      <table id="jobs-table" class="striped">
-        <thead>
-          <tr>
-            <th scope="col">
-              <input
-                type="checkbox"
-                id="select-all-jobs"
-                aria-label="Select all shown jobs"
-                checked={allSelected}
-                onChange={onToggleAll}
-              />
-            </th>
-            {header("name")}
-            <th scope="col">State</th>
-            <th scope="col">Schedule</th>
-            {header("nextRun")}
-            {header("lastResult")}
-            <th scope="col" class="num" title="Executions">
-              Runs
-            </th>
-            <th scope="col" class="num">
-              Failures
-            </th>
-            <th scope="col" class="num">
-              Faulted
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {jobs.map((j) => (
-            <tr
-              key={j.name}
-              data-testid={`job-row-${j.name}`}
-              tabIndex={0}
-              aria-selected={selected.has(j.name)}
-              class={selected.has(j.name) ? "selected" : ""}
-              onClick={(e) => {
-                const target = e.target as HTMLElement;
-                if (target.closest("input, a")) return;
-                // The whole checkbox cell selects: a click just beside the box (or on a row that
-                // moved under the pointer as the table refreshed) never opens the job instead.
-                if (target.closest(".select-cell")) onToggle(j.name, e.shiftKey);
-                else onOpen(j.name);
-              }}
-              onKeyDown={(e) => {
-                if (e.target !== e.currentTarget) return;
-                const next = moveFocus(names, j.name, e.key);
-                if (next !== null) {
-                  e.preventDefault();
-                  focusRow(e.currentTarget.closest("table"), next);
-                  return;
-                }
-                if (e.key === "Enter") {
-                  e.preventDefault();
-                  onOpen(j.name);
-                }
-                if (e.key === " ") {
-                  e.preventDefault();
-                  onToggle(j.name, e.shiftKey);
-                }
-                if (e.key === "Delete") {
-                  e.preventDefault();
-                  onDelete(j.name);
-                }
-              }}
-            >
-              <td class="select-cell">
-                <input
-                  type="checkbox"
-                  data-select
-                  aria-label={`Select ${j.name}`}
-                  checked={selected.has(j.name)}
-                  onClick={(e) => onToggle(j.name, e.shiftKey)}
-                />
-              </td>
-              <th scope="row" class="name">
-                <a href={routeHash({ page: "job", collection: j.collection, job: j.name })} tabIndex={-1}>
-                  {j.name}
-                </a>
-                <small class="muted action-type">{j.actionType}</small>
-              </th>
-              <td class="state">
-                <span class={statusBadgeClass(j.state === "Enabled" ? "completed" : j.state)}>{j.state}</span>
-              </td>
-              <td class="schedule">{j.sentence}</td>
-              <td class="next-run">
-                <time dateTime={j.nextRun ?? undefined}>{j.nextRun ? formatTime(j.nextRun) : "—"}</time>
-              </td>
-              <td class="last-result">
-                {j.lastStatus ? (
-                  <span class={statusBadgeClass(j.lastStatus)}>{j.lastStatus}</span>
-                ) : (
-                  <span class="muted">never run</span>
-                )}
-                {j.lastRun && <small class="muted"> {formatTime(j.lastRun)}</small>}
-              </td>
-              <td class="executions num">{j.executionCount}</td>
-              <td class="failures num">{j.failureCount}</td>
-              <td class="faulted num">{j.faultedCount}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      id="jobs-table"
+      label="Jobs"
+      rows={jobs}
+      rowKey={(j) => j.name}
+      rowTestId={(j) => `job-row-${j.name}`}
+      columns={columns}
+      selected={selected}
+      onSelectionChange={onSelectionChange}
+      onOpen={onOpen}
+      onRowKey={(name, e) => {
+        if (e.key !== "Delete") return false;
+        onDelete(name);
+        return true;
+      }}
+      checkboxes={{ row: (j) => `Select ${j.name}`, all: "Select all shown jobs", allId: "select-all-jobs" }}
+    />
   );
 }

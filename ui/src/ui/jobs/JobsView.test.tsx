@@ -6,6 +6,17 @@ import { JobsView } from "./JobsView";
 import { job } from "../../test/jobs";
 
 const C = "local/desktop/default";
+const SUMMARY = {
+  id: C,
+  name: "default",
+  subscription: "local",
+  resourceGroup: "desktop",
+  state: "Enabled",
+  plan: "Free",
+  maxJobCount: 5,
+  jobCount: 3,
+  minRecurrence: "1 Hour",
+};
 let jobs: JobSummary[];
 
 // Outside Tauri the ipc layer loads the development fake on first use (events included): load it
@@ -33,7 +44,7 @@ const rowNames = () =>
 
 describe("the jobs table", () => {
   it("searches, filters and sorts", async () => {
-    render(<JobsView collection={C} title="default" />);
+    render(<JobsView collection={C} title="default" summary={SUMMARY} onCollectionChanged={() => {}} />);
     await waitFor(() => expect(rowNames()).toEqual(["alerts", "backup", "cleanup"]));
     fireEvent.input(screen.getByLabelText("Search jobs by name"), { target: { value: "UP" } });
     await waitFor(() => expect(rowNames()).toEqual(["backup", "cleanup"]));
@@ -54,7 +65,7 @@ describe("the jobs table", () => {
       j.state = enabled ? "Enabled" : "Disabled";
       return j;
     });
-    render(<JobsView collection={C} title="default" />);
+    render(<JobsView collection={C} title="default" summary={SUMMARY} onCollectionChanged={() => {}} />);
     fireEvent.click(await screen.findByLabelText("Select alerts"));
     fireEvent.click(screen.getByLabelText("Select backup"));
     await waitFor(() => expect(screen.getByText("2 jobs selected")).toBeTruthy());
@@ -66,8 +77,8 @@ describe("the jobs table", () => {
     ]);
   });
 
-  it("selects from anywhere in the checkbox cell, and opens the job from the rest of the row", async () => {
-    render(<JobsView collection={C} title="default" />);
+  it("selects from anywhere in the checkbox cell; a click on the row selects it, a double-click opens it", async () => {
+    render(<JobsView collection={C} title="default" summary={SUMMARY} onCollectionChanged={() => {}} />);
     const box = await screen.findByLabelText("Select backup");
     const cell = box.closest("td")!;
     fireEvent.click(cell);
@@ -75,7 +86,13 @@ describe("the jobs table", () => {
     expect(location.hash).toBe(`#/c/${encodeURIComponent(C)}`);
     fireEvent.click(screen.getByLabelText("Select backup").closest("td")!);
     await waitFor(() => expect(screen.getByLabelText("Select backup")).toHaveProperty("checked", false));
-    fireEvent.click(screen.getByLabelText("Select backup").closest("tr")!.querySelector("td.schedule")!);
+    const schedule = screen.getByLabelText("Select backup").closest("tr")!.querySelector("td.schedule")!;
+    fireEvent.click(schedule);
+    await waitFor(() => expect(screen.getByTestId("job-row-backup").getAttribute("aria-selected")).toBe("true"));
+    expect(location.hash).toBe(`#/c/${encodeURIComponent(C)}`);
+    // One job selected: its actions appear (none are shown, disabled, without a selection).
+    expect(document.getElementById("run-now")).not.toBeNull();
+    fireEvent.dblClick(schedule);
     await waitFor(() => expect(location.hash).toContain("/j/backup"));
   });
 
@@ -83,7 +100,7 @@ describe("the jobs table", () => {
     const exported = vi
       .spyOn(api, "exportCollection")
       .mockImplementation(async (r) => ({ path: r.path, warnings: [] }));
-    render(<JobsView collection={C} title="default" />);
+    render(<JobsView collection={C} title="default" summary={SUMMARY} onCollectionChanged={() => {}} />);
     fireEvent.click(await screen.findByLabelText("Select alerts"));
     fireEvent.click(screen.getByLabelText("Select cleanup"));
     await waitFor(() => expect(screen.getByText("2 jobs selected")).toBeTruthy());
@@ -102,7 +119,9 @@ describe("the jobs table", () => {
       path: "/tmp/two.crontab",
     });
     fireEvent.click(document.getElementById("export-close")!);
-    fireEvent.click(screen.getByRole("button", { name: "Export…" }));
+    // The whole collection: from the page's "…" menu.
+    fireEvent.click(screen.getByRole("button", { name: "More actions for default" }));
+    fireEvent.click(screen.getByRole("menuitem", { name: "Export collection…" }));
     await waitFor(() => expect(screen.getByText("Export default")).toBeTruthy());
   });
 
@@ -111,7 +130,7 @@ describe("the jobs table", () => {
       jobs = jobs.filter((j) => j.name !== name);
       return null;
     });
-    render(<JobsView collection={C} title="default" />);
+    render(<JobsView collection={C} title="default" summary={SUMMARY} onCollectionChanged={() => {}} />);
     fireEvent.click(await screen.findByLabelText("Select all shown jobs"));
     await waitFor(() => expect(screen.getByText("3 jobs selected")).toBeTruthy());
     // Delete on a focused row asks for the whole selection.
@@ -127,8 +146,8 @@ describe("the jobs table", () => {
     await waitFor(() => expect(rowNames()).toEqual([]));
   });
 
-  it("moves with the arrows, opens with Enter, searches with Ctrl+F and makes a job with N", async () => {
-    render(<JobsView collection={C} title="default" />);
+  it("moves with the arrows, opens with Enter, searches with Ctrl+F and makes a job with Ctrl+N, not N alone", async () => {
+    render(<JobsView collection={C} title="default" summary={SUMMARY} onCollectionChanged={() => {}} />);
     const first = await screen.findByTestId("job-row-alerts");
     first.focus();
     fireEvent.keyDown(first, { key: "ArrowDown" });
@@ -138,8 +157,10 @@ describe("the jobs table", () => {
     fireEvent.keyDown(document.body, { key: "f", ctrlKey: true });
     expect(document.activeElement).toBe(screen.getByLabelText("Search jobs by name"));
     fireEvent.keyDown(document.activeElement!, { key: "n" });
-    expect(location.hash).toBe(`#/c/${encodeURIComponent(C)}/j/backup`); // typing in the search is not a shortcut
     fireEvent.keyDown(document.body, { key: "n" });
+    // A single key is never a shortcut (WCAG 2.1.4).
+    expect(location.hash).toBe(`#/c/${encodeURIComponent(C)}/j/backup`);
+    fireEvent.keyDown(document.body, { key: "n", ctrlKey: true });
     expect(location.hash).toBe(`#/c/${encodeURIComponent(C)}/new`);
   });
 });

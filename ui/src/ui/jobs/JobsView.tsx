@@ -1,37 +1,50 @@
+import { Inbox, Plus } from "lucide";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { type JobSummary, api, messageOf } from "../../ipc";
+import { useCommandHandler } from "../../commands/registry";
+import { type CollectionSummary, type JobSummary, api, messageOf } from "../../ipc";
+import { inOrder } from "../../logic/inOrder";
 import {
-  NO_FILTER,
   NEVER_RUN,
+  NO_FILTER,
   type Sort,
   type TableFilter,
   filterOptions,
   nextSort,
   pruneSelection,
-  toggleAll,
-  toggleSelection,
   visibleJobs,
 } from "../../logic/jobsTable";
-import { inOrder } from "../../logic/inOrder";
+import { useCollectionActions } from "../collections/CollectionActions";
+import { Button } from "../components/Button";
+import { EmptyState } from "../components/EmptyState";
+import { FilterBar, SearchField } from "../components/FilterBar";
+import { PageHeader } from "../components/PageHeader";
+import { Select } from "../components/Select";
 import { navigate, useEngineChanged } from "../hooks";
-import { toast } from "../toast";
-import { BulkActions } from "./BulkActions";
 import { ExportDialog } from "../transfer/ExportDialog";
-import { ImportDialog } from "./ImportDialog";
+import { BulkActions } from "./BulkActions";
 import { JobActions } from "./JobActions";
 import { JobsTable } from "./JobsTable";
 import "./jobs.css";
 
+type Props = {
+  /** The collection's id. */
+  collection: string;
+  /** Its name. */
+  title: string;
+  /** Its summary (for the "…" menu's dialogs); null until the list of collections is in. */
+  summary: CollectionSummary | null;
+  /** After a change to the collection itself (its plan, all jobs enabled…). */
+  onCollectionChanged: () => void;
+};
+
 /** `collection` is the collection's id; `title` its name. */
-export function JobsView({ collection, title }: { collection: string; title: string }) {
+export function JobsView({ collection, title, summary, onCollectionChanged }: Props) {
   const [jobs, setJobs] = useState<JobSummary[] | null>(null);
   const [loadError, setLoadError] = useState("");
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [anchor, setAnchor] = useState<string | null>(null);
   const [filter, setFilter] = useState<TableFilter>(NO_FILTER);
   const [sort, setSort] = useState<Sort>({ key: "name", descending: false });
   const [deleteRequested, setDeleteRequested] = useState(false);
-  const [importing, setImporting] = useState(false);
   const search = useRef<HTMLInputElement>(null);
   // Export…: the whole collection (null) or the selected jobs.
   const [exporting, setExporting] = useState<{ jobs: string[] | null } | null>(null);
@@ -67,123 +80,124 @@ export function JobsView({ collection, title }: { collection: string; title: str
   const options = useMemo(() => filterOptions(jobs ?? []), [jobs]);
   const empty = jobs !== null && jobs.length === 0;
 
-  // Ctrl/Cmd+F searches, N makes a new job (outside fields and dialogs).
+  const newJob = () => navigate({ page: "new", collection });
+  const find = () => search.current?.focus();
+  // Ctrl/Cmd+F searches and Ctrl/Cmd+N makes a job (also from the native menu and the palette).
+  // No single-key shortcut: a key without a modifier types (WCAG 2.1.4).
+  useCommandHandler("new-job", newJob);
+  useCommandHandler("find", empty ? undefined : find);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement;
-      if (t.closest("dialog[open]")) return;
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "f") {
+      if ((e.target as HTMLElement).closest("dialog[open]") || e.defaultPrevented) return;
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+      const key = e.key.toLowerCase();
+      if (key === "f") {
         e.preventDefault();
-        search.current?.focus();
-        return;
-      }
-      if (t.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === "n" || e.key === "N") {
+        find();
+      } else if (key === "n") {
         e.preventDefault();
-        navigate({ page: "new", collection });
+        newJob();
       }
     };
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
   }, [collection]);
+  const actions = useCollectionActions(
+    summary,
+    () => {
+      onCollectionChanged();
+      reload();
+    },
+    false,
+    (name) => setSelected(new Set([name])),
+  );
 
   return (
     <section aria-labelledby="jobs-title">
-      <div class="page-header">
-        <h1 id="jobs-title">{title}</h1>
-        <div class="toolbar" role="toolbar" aria-label="Jobs">
-          {/* With no jobs the empty state carries the one #new-job button. */}
-          {!empty && (
-            <button
-              id="new-job"
-              type="button"
-              title="New job (N)"
-              onClick={() => navigate({ page: "new", collection })}
-            >
+      <PageHeader
+        titleId="jobs-title"
+        title={title}
+        actions={
+          !empty && (
+            <Button id="new-job" variant="primary" icon={Plus} title="New job (Ctrl+N)" onClick={newJob}>
               New job
-            </button>
-          )}
-          <button id="import-job" type="button" class="secondary" onClick={() => setImporting(true)}>
-            Import job…
-          </button>
-          <button
-            id="export-collection"
-            type="button"
-            class="secondary outline"
-            onClick={() => setExporting({ jobs: null })}
-          >
-            Export…
-          </button>
-        </div>
-      </div>
+            </Button>
+          )
+        }
+        menu={{ id: "collection-menu", label: `More actions for ${title}`, items: actions.items() }}
+      />
       {!empty && jobs && (
-        <div class="jobs-filters">
-          <input
+        <FilterBar label="Filter the jobs">
+          <SearchField
             id="jobs-search"
             ref={search}
-            type="search"
             placeholder="Search by name (Ctrl+F)"
             aria-label="Search jobs by name"
             value={filter.search}
             onInput={(e) => setFilter({ ...filter, search: e.currentTarget.value })}
           />
-          <select
+          <Select
             id="jobs-state-filter"
             aria-label="State"
             value={filter.state}
             onChange={(e) => setFilter({ ...filter, state: e.currentTarget.value })}
-          >
-            <option value="">Any state</option>
-            {options.states.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-          <select
+            options={[{ value: "", label: "Any state" }, ...options.states.map((s) => ({ value: s, label: s }))]}
+          />
+          <Select
             id="jobs-result-filter"
             aria-label="Last result"
             value={filter.lastResult}
             onChange={(e) => setFilter({ ...filter, lastResult: e.currentTarget.value })}
-          >
-            <option value="">Any last result</option>
-            {options.results.map((r) => (
-              <option key={r} value={r}>
-                {r === NEVER_RUN ? "Never run" : r}
-              </option>
-            ))}
-          </select>
-        </div>
+            options={[
+              { value: "", label: "Any last result" },
+              ...options.results.map((r) => ({ value: r, label: r === NEVER_RUN ? "Never run" : r })),
+            ]}
+          />
+        </FilterBar>
       )}
-      {!empty && (
+      {!empty && jobs && (
         <div class="selection-row">
-          <span class="muted selection-label" id="selection-label">
-            {chosen.length === 0 ? "No job selected" : single ? single.name : `${chosen.length} jobs selected`}
-          </span>
-          {chosen.length > 1 ? (
-            <BulkActions
-              collection={collection}
-              selected={chosen}
-              deleteRequested={deleteRequested}
-              onDeleteHandled={() => setDeleteRequested(false)}
-              onExport={() => setExporting({ jobs: chosen.map((j) => j.name) })}
-              onDone={() => {
-                setSelected(new Set());
-                reload();
-              }}
-            />
-          ) : (
-            <JobActions
-              collection={collection}
-              job={single}
-              deleteRequested={deleteRequested}
-              onDeleteHandled={() => setDeleteRequested(false)}
-              onChanged={(summary, duplicate) => {
-                if (duplicate) setSelected(new Set([duplicate]));
-                else if (summary === null) setSelected(new Set());
-                reload();
-              }}
-            />
+          {chosen.length === 0 && (
+            <span class="muted" id="selection-label">
+              Select a job for its actions; double-click or Enter opens it.
+            </span>
+          )}
+          {single && (
+            <>
+              <span class="selection-label ellipsis" id="selection-label" title={single.name}>
+                {single.name}
+              </span>
+              <JobActions
+                collection={collection}
+                job={single}
+                deleteRequested={deleteRequested}
+                onDeleteHandled={() => setDeleteRequested(false)}
+                onExport={() => setExporting({ jobs: [single.name] })}
+                onChanged={(summary, duplicate) => {
+                  if (duplicate) setSelected(new Set([duplicate]));
+                  else if (summary === null) setSelected(new Set());
+                  reload();
+                }}
+              />
+            </>
+          )}
+          {chosen.length > 1 && (
+            <>
+              <span class="selection-label" id="selection-label">
+                {`${chosen.length} jobs selected`}
+              </span>
+              <BulkActions
+                collection={collection}
+                selected={chosen}
+                deleteRequested={deleteRequested}
+                onDeleteHandled={() => setDeleteRequested(false)}
+                onExport={() => setExporting({ jobs: chosen.map((j) => j.name) })}
+                onDone={() => {
+                  setSelected(new Set());
+                  reload();
+                }}
+              />
+            </>
           )}
         </div>
       )}
@@ -194,16 +208,20 @@ export function JobsView({ collection, title }: { collection: string; title: str
       )}
       {jobs === null && !loadError && <p aria-busy="true">Loading jobs…</p>}
       {empty && (
-        <article class="empty-state">
-          <h2>No jobs in {title}</h2>
+        <EmptyState
+          title={`No jobs in ${title}`}
+          icon={Inbox}
+          actions={
+            <Button id="new-job" variant="primary" icon={Plus} onClick={newJob}>
+              Create a job
+            </Button>
+          }
+        >
           <p>
             A job calls a URL, puts a message on a queue or shows a notification — once, or on a schedule you build
             visually.
           </p>
-          <button id="new-job" type="button" onClick={() => navigate({ page: "new", collection })}>
-            Create a job
-          </button>
-        </article>
+        </EmptyState>
       )}
       {jobs && jobs.length > 0 && shown.length === 0 && (
         <p class="muted" id="jobs-none-match">
@@ -216,11 +234,7 @@ export function JobsView({ collection, title }: { collection: string; title: str
           selected={selected}
           sort={sort}
           onSort={(k) => setSort(nextSort(sort, k))}
-          onToggle={(name, range) => {
-            setSelected(toggleSelection(selected, names, name, anchor, range));
-            setAnchor(name);
-          }}
-          onToggleAll={() => setSelected(toggleAll(selected, names))}
+          onSelectionChange={setSelected}
           onOpen={(name) => navigate({ page: "job", collection, job: name })}
           onDelete={(name) => {
             if (!selected.has(name)) setSelected(new Set([name]));
@@ -236,17 +250,7 @@ export function JobsView({ collection, title }: { collection: string; title: str
         jobs={exporting?.jobs ?? null}
         onClose={() => setExporting(null)}
       />
-      <ImportDialog
-        open={importing}
-        collection={collection}
-        onClose={() => setImporting(false)}
-        onImported={(name) => {
-          setImporting(false);
-          toast(`Imported ${name}`);
-          setSelected(new Set([name]));
-          reload();
-        }}
-      />
+      {actions.dialogs}
     </section>
   );
 }

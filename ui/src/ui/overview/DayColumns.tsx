@@ -28,12 +28,14 @@ export function DayColumns({ buckets, now, selection, onSelect }: Props) {
         const next = buckets[i + 1]?.start ?? b.start + DAY_MS;
         const at = nowPosition(now, b, next);
         return (
-          <div key={b.day} class="day-column" data-day={b.day}>
+          // biome-ignore lint/a11y/useFocusableInteractive: a grid's rows hold the focusable cells (the day and its hours)
+          <div key={b.day} class="day-column" data-day={b.day} role="row">
             <button
               type="button"
+              role="gridcell"
               class={`day-head${selection.day === b.day && selection.hour === null ? " selected" : ""}`}
               data-testid={`overview-day-${b.day}`}
-              aria-pressed={selection.day === b.day && selection.hour === null}
+              aria-selected={selection.day === b.day && selection.hour === null}
               onClick={() => onSelect({ day: b.day, hour: null })}
             >
               {dayLabel(b.day)} <small class="muted">{b.total}</small>
@@ -47,7 +49,9 @@ export function DayColumns({ buckets, now, selection, onSelect }: Props) {
                   <button
                     key={h}
                     type="button"
+                    role="gridcell"
                     tabIndex={-1}
+                    aria-selected={selected}
                     class={`hour-cell${tone ? ` cat-${tone}` : ""}${selected ? " selected" : ""}`}
                     data-hour={h}
                     data-count={count}

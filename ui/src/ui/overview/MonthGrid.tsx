@@ -39,29 +39,48 @@ export function MonthGrid({
       }),
     [buckets],
   );
+  const weeks = useMemo(() => {
+    const padded = [...Array.from({ length: lead }, () => null), ...cells];
+    const out: (typeof padded)[] = [];
+    for (let i = 0; i < padded.length; i += 7) out.push(padded.slice(i, i + 7));
+    return out;
+  }, [cells, lead]);
   return (
     <div class="month-grid">
-      {WEEKDAYS.map((w) => (
-        <div key={w} class="weekday muted">
-          {w}
+      {/* Rows for the grid's semantics only (display: contents): the cells lay out in the 7 columns. */}
+      {/* biome-ignore lint/a11y/useFocusableInteractive: a grid's rows hold the focusable cells */}
+      <div role="row" class="month-row">
+        {WEEKDAYS.map((w) => (
+          // biome-ignore lint/a11y/useFocusableInteractive: a column's heading, not a cell to choose
+          <div key={w} role="columnheader" class="weekday muted">
+            {w}
+          </div>
+        ))}
+      </div>
+      {weeks.map((week, r) => (
+        // biome-ignore lint/a11y/useFocusableInteractive: a grid's rows hold the focusable cells
+        <div key={`week-${r}`} role="row" class="month-row">
+          {week.map((c, i) =>
+            c === null ? (
+              // biome-ignore lint/a11y/useFocusableInteractive: the days before the 1st: an empty cell
+              <div key={`lead-${i}`} role="gridcell" />
+            ) : (
+              <button
+                key={`day-${c.day}`}
+                type="button"
+                role="gridcell"
+                data-testid={`overview-day-${c.day}`}
+                class={`${c.class}${c.day === today ? " today" : ""}${selection.day === c.day ? " selected" : ""}`}
+                aria-selected={selection.day === c.day}
+                title={c.title}
+                onClick={() => onSelect({ day: c.day, hour: null })}
+              >
+                <span class="month-day-number">{c.number}</span>
+                <small class="month-day-count">{c.count}</small>
+              </button>
+            ),
+          )}
         </div>
-      ))}
-      {Array.from({ length: lead }, (_, i) => (
-        <div key={`lead-${i}`} />
-      ))}
-      {cells.map((c, i) => (
-        <button
-          key={`day-${i}`}
-          type="button"
-          data-testid={`overview-day-${c.day}`}
-          class={`${c.class}${c.day === today ? " today" : ""}${selection.day === c.day ? " selected" : ""}`}
-          aria-pressed={selection.day === c.day}
-          title={c.title}
-          onClick={() => onSelect({ day: c.day, hour: null })}
-        >
-          <span class="month-day-number">{c.number}</span>
-          <small class="month-day-count">{c.count}</small>
-        </button>
       ))}
     </div>
   );

@@ -159,7 +159,7 @@ describe("the overview", () => {
     const calendar = document.getElementById("overview-calendar")!;
     fireEvent.keyDown(calendar, { key: "ArrowRight" });
     await waitFor(() =>
-      expect(screen.getByTestId("overview-day-2026-11-26").getAttribute("aria-pressed")).toBe("true"),
+      expect(screen.getByTestId("overview-day-2026-11-26").getAttribute("aria-selected")).toBe("true"),
     );
     for (let i = 0; i < 4; i++) fireEvent.keyDown(calendar, { key: "ArrowRight" });
     await waitFor(() =>

@@ -27,12 +27,19 @@ import {
 } from "../../logic/overview";
 import { bucketCounts, countsFilter } from "../../logic/overviewCounts";
 import { knownZone } from "../../logic/zonedTime";
-import { navigate, useAnswer, useEngineChanged } from "../hooks";
+import type { OverviewState } from "../../logic/routes";
+import { FilterBar, SearchField } from "../components/FilterBar";
+import { PageHeader } from "../components/PageHeader";
+import { SegmentedControl } from "../components/SegmentedControl";
+import { Select } from "../components/Select";
+import { navigate, recordRoute, useAnswer, useEngineChanged } from "../hooks";
 import { DayColumns, type Selection, dayLabel } from "./DayColumns";
 import { HeatStrip } from "./HeatStrip";
 import { MonthGrid } from "./MonthGrid";
 import { RunList } from "./RunList";
 import "./overview.css";
+import { ChevronLeft, ChevronRight } from "lucide";
+import { Button } from "../components/Button";
 
 const LIST_LIMIT = 100;
 /** Months of counts kept: the ones paged through lately, and the one asked ahead. */
@@ -48,24 +55,32 @@ export function userZone(): string {
 
 type Props = {
   collections: readonly CollectionSummary[];
+  /** What to show (from the address): the view, the day, the filters; the defaults where absent. */
+  route?: OverviewState;
   /** For tests: the time zone and the clock. */
   initialZone?: string;
   clock?: () => number;
 };
 
-export function OverviewView({ collections, initialZone, clock = Date.now }: Props) {
+const VIEW_LABELS: Record<View, string> = { day: "Day", week: "Week", month: "Month", agenda: "Agenda" };
+
+export function OverviewView({ collections, route = {}, initialZone, clock = Date.now }: Props) {
   // The window benchmark times each update from here to its commit (a no-op otherwise).
   const renderStart = benchNow();
-  const [zone, setZone] = useState(() => initialZone ?? userZone());
+  const defaultZone = initialZone ?? userZone();
+  const [zone, setZone] = useState(() => (route.zone && knownZone(route.zone) ? route.zone : defaultZone));
   const [zoneText, setZoneText] = useState(zone);
-  const [view, setView] = useState<View>("week");
+  const [view, setView] = useState<View>(() => (VIEWS.includes(route.view as View) ? (route.view as View) : "week"));
   const [now, setNow] = useState(clock);
-  const [selection, setSelection] = useState<Selection>(() => ({ day: localDay(now, zone), hour: null }));
+  const [selection, setSelection] = useState<Selection>(() => ({
+    day: route.day && /^\d{4}-\d{2}-\d{2}$/.test(route.day) ? route.day : localDay(now, zone),
+    hour: route.hour ?? null,
+  }));
   const [anchor, setAnchor] = useState(selection.day);
-  const [collection, setCollection] = useState("");
-  const [search, setSearch] = useState("");
-  const [state, setState] = useState("");
-  const [action, setAction] = useState("");
+  const [collection, setCollection] = useState(route.collection ?? "");
+  const [search, setSearch] = useState(route.search ?? "");
+  const [state, setState] = useState(route.state ?? "");
+  const [action, setAction] = useState(route.action ?? "");
   const [limit, setLimit] = useState(LIST_LIMIT);
   // The way the user last paged in the month view (-1, 1; 0: not yet): the month after that way
   // is asked for while they look at this one.
@@ -140,6 +155,21 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
   );
   const buckets = monthly ? monthBuckets : runBuckets;
   const today = localDay(now, zone);
+  // What is shown goes into the address (no new history entry): Back, and the sidebar's link,
+  // come back to it. Defaults are left out, so the plain overview is "#/overview".
+  useEffect(() => {
+    recordRoute({
+      page: "overview",
+      view: view === "week" ? undefined : view,
+      day: selection.day === today ? undefined : selection.day,
+      hour: selection.hour ?? undefined,
+      collection: collection || undefined,
+      search: search || undefined,
+      state: state || undefined,
+      action: action || undefined,
+      zone: zone === defaultZone ? undefined : zone,
+    });
+  }, [view, selection, collection, search, state, action, zone]);
   const open = (t: { page: "job" | "history"; collection: string; job: string }) => navigate(t);
 
   const select = (s: Selection) => {
@@ -247,123 +277,106 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
 
   return (
     <section aria-labelledby="overview-title" class="overview">
-      <div class="page-header">
-        <h1 id="overview-title">Overview</h1>
-        <div class="toolbar" role="toolbar" aria-label="Shown days">
-          <button
+      <PageHeader
+        titleId="overview-title"
+        title="Overview"
+        actions={
+          <SegmentedControl
+            id="overview-views"
+            label="View"
+            value={view}
+            options={VIEWS.map((v) => ({ value: v, label: VIEW_LABELS[v], id: `overview-view-${v}` }))}
+            onChange={(v) => {
+              setView(v);
+              setAnchor(selection.day);
+            }}
+          />
+        }
+      >
+        <div class="toolbar overview-nav" role="toolbar" aria-label="Shown days">
+          <Button
             id="overview-prev"
-            type="button"
-            class="outline"
+            size="sm"
+            icon={ChevronLeft}
+            class="btn-icon"
             aria-label="Earlier"
+            title="Earlier"
             onClick={() => {
               setAnchor(shiftView(view, anchor, -1));
               if (monthly) setPaging(-1);
             }}
-          >
-            ‹
-          </button>
-          <button id="overview-today" type="button" class="outline" onClick={() => select({ day: today, hour: null })}>
+          />
+          <Button id="overview-today" size="sm" onClick={() => select({ day: today, hour: null })}>
             Today
-          </button>
-          <button
+          </Button>
+          <Button
             id="overview-next"
-            type="button"
-            class="outline"
+            size="sm"
+            icon={ChevronRight}
+            class="btn-icon"
             aria-label="Later"
+            title="Later"
             onClick={() => {
               setAnchor(shiftView(view, anchor, 1));
               if (monthly) setPaging(1);
             }}
-          >
-            ›
-          </button>
+          />
           <strong id="overview-range">
             {days.length === 1 ? dayLabel(days[0]) : `${dayLabel(days[0])} – ${dayLabel(days[days.length - 1])}`}
           </strong>
-          <div role="group" class="view-switch" aria-label="View">
-            {VIEWS.map((v) => (
-              <button
-                key={v}
-                id={`overview-view-${v}`}
-                type="button"
-                class={v === view ? "" : "outline"}
-                aria-pressed={v === view}
-                onClick={() => {
-                  setView(v);
-                  setAnchor(selection.day);
-                }}
-              >
-                {v[0].toUpperCase() + v.slice(1)}
-              </button>
-            ))}
-          </div>
         </div>
-      </div>
-      <div class="overview-filters">
-        <input
+      </PageHeader>
+      <FilterBar label="Filter the runs">
+        <SearchField
           id="overview-search"
-          type="search"
           placeholder="Search jobs by name"
           aria-label="Search jobs by name"
           value={search}
           onInput={(e) => setSearch(e.currentTarget.value)}
         />
-        <select
+        <Select
           id="overview-collection"
           aria-label="Collection"
           value={collection}
           onChange={(e) => setCollection(e.currentTarget.value)}
-        >
-          <option value="">All collections</option>
-          {collections.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-        <select
+          options={[
+            { value: "", label: "All collections" },
+            ...collections.map((c) => ({ value: c.id, label: c.name })),
+          ]}
+        />
+        <Select
           id="overview-state"
           aria-label="Job state"
           value={state}
           onChange={(e) => setState(e.currentTarget.value)}
-        >
-          <option value="">All states</option>
-          {JOB_STATES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-        <select
+          options={[{ value: "", label: "All states" }, ...JOB_STATES.map((s) => ({ value: s, label: s }))]}
+        />
+        <Select
           id="overview-action"
           aria-label="Action kind"
           value={action}
           onChange={(e) => setAction(e.currentTarget.value)}
-        >
-          <option value="">All actions</option>
-          {kinds.map((a) => (
-            <option key={a} value={a}>
-              {a}
-            </option>
-          ))}
-        </select>
-        <input
-          id="overview-zone"
-          list="overview-zones"
-          aria-label="Time zone"
-          value={zoneText}
-          onInput={(e) => {
-            const z = e.currentTarget.value;
-            setZoneText(z);
-            if (z.trim() && knownZone(z)) setZone(z.trim());
-          }}
+          options={[{ value: "", label: "All actions" }, ...kinds.map((a) => ({ value: a, label: a }))]}
         />
+        <div class="zone-field">
+          <label for="overview-zone">Time zone</label>
+          <input
+            id="overview-zone"
+            list="overview-zones"
+            value={zoneText}
+            onInput={(e) => {
+              const z = e.currentTarget.value;
+              setZoneText(z);
+              if (z.trim() && knownZone(z)) setZone(z.trim());
+            }}
+          />
+        </div>
         <datalist id="overview-zones">
           {suggestedZones.map((z) => (
             <option key={z} value={z} />
           ))}
         </datalist>
-      </div>
+      </FilterBar>
       <ul class="overview-legend" aria-label="Legend">
         {CATEGORIES.map((c) => (
           <li key={c}>
@@ -391,21 +404,26 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
       )}
       {buckets === null && !error && <p aria-busy="true">Loading the overview…</p>}
       {buckets && (
-        <div
-          id="overview-calendar"
-          class="overview-body"
-          role="application"
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: the calendar takes the arrow keys, so it must take focus
-          tabIndex={0}
-          onKeyDown={onKeyDown}
-          aria-label="Runs by day: arrow keys move between days"
-        >
+        <div class="overview-body">
           {heatStrip}
-          {(view === "day" || view === "week") && (
-            <DayColumns buckets={buckets} now={now} selection={selection} onSelect={select} />
+          {view !== "agenda" && (
+            // The calendar is a grid (a row per day, or per week in the month): it takes the arrow keys.
+            <div
+              id="overview-calendar"
+              class="overview-calendar"
+              role="grid"
+              tabIndex={0}
+              onKeyDown={onKeyDown}
+              aria-label="Runs by day: arrow keys move between days"
+            >
+              {view === "month" ? (
+                <MonthGrid buckets={buckets} today={today} selection={selection} onSelect={select} />
+              ) : (
+                <DayColumns buckets={buckets} now={now} selection={selection} onSelect={select} />
+              )}
+            </div>
           )}
-          {view === "month" && <MonthGrid buckets={buckets} today={today} selection={selection} onSelect={select} />}
-          {view === "agenda" && data ? (
+          {view === "agenda" && data && (
             <div id="overview-agenda">
               {buckets
                 .filter((b) => b.total > 0)
@@ -430,7 +448,8 @@ export function OverviewView({ collections, initialZone, clock = Date.now }: Pro
                 ))}
               {buckets.every((b) => b.total === 0) && <p class="muted">No runs in these days.</p>}
             </div>
-          ) : (
+          )}
+          {view !== "agenda" && (
             <section id="overview-selection">
               <h2 class="agenda-day">
                 {selectionLabel}{" "}

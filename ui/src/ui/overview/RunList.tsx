@@ -9,6 +9,7 @@ import {
   runAt,
   runTarget,
 } from "../../logic/overview";
+import { Button } from "../components/Button";
 
 type Props = {
   data: OverviewData;
@@ -47,9 +48,9 @@ export function RunList({ data, runs, zone, limit, onMore, onOpen, label, busy =
         <p class="muted">
           and {runs.length - shown.length} more{" "}
           {onMore && (
-            <button type="button" class="secondary outline small" onClick={onMore}>
+            <Button size="sm" onClick={onMore}>
               Show more
-            </button>
+            </Button>
           )}
         </p>
       )}

@@ -4,8 +4,9 @@
 import { useState } from "preact/hooks";
 import { type ExportResult, type FieldError, type TransferFormat, api, errorsOf, messageOf } from "../../ipc";
 import { checkExport, errorsByField, exportFileName } from "../../logic/transfer";
-import { Modal } from "../Modal";
+import { Dialog } from "../components/Dialog";
 import { FieldMessages, PathField } from "./PathField";
+import { Button } from "../components/Button";
 
 // A `jobs` error (a selected job deleted meanwhile) has no field of its own: it shows at the end.
 const FIELDS = ["path", "format", "passphrase", "again"] as const;
@@ -60,7 +61,7 @@ export function ExportDialog({ open, collection, name, jobs = null, onClose }: P
   };
 
   return (
-    <Modal id="export-dialog" open={open} onClose={onClose} title={`Export ${what}`}>
+    <Dialog id="export-dialog" size="wide" open={open} onClose={onClose} title={`Export ${what}`}>
       <form class="transfer-form" onSubmit={submit}>
         <div class="field">
           <label for="export-format">Format</label>
@@ -151,14 +152,14 @@ export function ExportDialog({ open, collection, name, jobs = null, onClose }: P
           </div>
         )}
         <footer class="dialog-actions">
-          <button id="export-close" type="button" class="secondary" onClick={onClose}>
+          <Button id="export-close" onClick={onClose}>
             {done ? "Done" : "Cancel"}
-          </button>
-          <button id="export-submit" type="submit" aria-busy={busy} disabled={busy}>
+          </Button>
+          <Button variant="primary" id="export-submit" type="submit" aria-busy={busy} disabled={busy}>
             Export
-          </button>
+          </Button>
         </footer>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

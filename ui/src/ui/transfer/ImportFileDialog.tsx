@@ -12,9 +12,10 @@ import {
   messageOf,
 } from "../../ipc";
 import { type FormatChoice, errorsByField, formatFor, importCounts, importFields } from "../../logic/transfer";
-import { Modal } from "../Modal";
+import { Dialog } from "../components/Dialog";
 import { FieldMessages, PathField } from "./PathField";
 import { ReportTable } from "./ReportTable";
+import { Button } from "../components/Button";
 
 const FIELDS = ["path", "format", "parametersPath", "passphrase", "collection"] as const;
 
@@ -74,7 +75,7 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
 
   const counts = result && importCounts(result);
   return (
-    <Modal id="import-file-dialog" open={open} onClose={onClose} title="Import collections and jobs">
+    <Dialog id="import-file-dialog" size="wide" open={open} onClose={onClose} title="Import collections and jobs">
       <form
         class="transfer-form"
         onSubmit={(e) => {
@@ -181,15 +182,15 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
         )}
         {result && <ReportTable result={result} />}
         <footer class="dialog-actions">
-          <button id="import-close" type="button" class="secondary" onClick={onClose}>
+          <Button id="import-close" onClick={onClose}>
             {result?.written ? "Done" : "Cancel"}
-          </button>
-          <button id="import-preview" type="submit" class="secondary" aria-busy={busy} disabled={busy || !path.trim()}>
+          </Button>
+          <Button id="import-preview" type="submit" aria-busy={busy} disabled={busy || !path.trim()}>
             Preview
-          </button>
-          <button
+          </Button>
+          <Button
+            variant="primary"
             id="import-run"
-            type="button"
             aria-busy={busy}
             disabled={busy || !path.trim() || !!result?.written}
             onClick={() => go(true)}
@@ -197,9 +198,9 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
             {counts && !result?.written && counts.created + counts.replaced > 0
               ? `Import ${counts.created + counts.replaced} jobs`
               : "Import"}
-          </button>
+          </Button>
         </footer>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

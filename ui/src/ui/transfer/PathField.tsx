@@ -2,6 +2,7 @@
 // and the e2e tests type, since WebDriver cannot drive a native dialog.
 import { type PickPath, messageOf, pickPath } from "../../ipc";
 import { toast } from "../toast";
+import { Button } from "../components/Button";
 
 type Props = {
   id: string;
@@ -38,9 +39,9 @@ export function PathField({ id, label, value, onInput, errors = [], pick, placeh
           aria-describedby={errors.length ? `${id}-error` : undefined}
           onInput={(e) => onInput(e.currentTarget.value)}
         />
-        <button id={`${id}-browse`} type="button" class="secondary outline" onClick={browse}>
+        <Button id={`${id}-browse`} onClick={browse}>
           Browse…
-        </button>
+        </Button>
       </div>
       {hint && <small class="hint">{hint}</small>}
       <FieldMessages id={id} field={id} errors={errors} />
