@@ -21,9 +21,12 @@ req=tests/desktop/requirements.txt
 say() { echo "desktop-e2e: $*" >&2; }
 
 # --- Debian packages: build (webkit2gtk, appindicator), run (Xvfb, D-Bus, dbusmock), drive
-# (WebKitWebDriver), screenshots (imagemagick). apt runs only when one is missing.
+# (WebKitWebDriver), screenshots (imagemagick); test_shell.py's real keys (xdotool), window manager
+# (openbox), window properties (x11-utils: xprop) and menu bar read over AT-SPI (at-spi2-core,
+# python3-gi, gir1.2-atspi-2.0). apt runs only when one is missing.
 bash scripts/apt-install.sh libwebkit2gtk-4.1-dev build-essential libssl-dev libayatana-appindicator3-dev \
-  librsvg2-dev pkg-config xvfb python3-dbusmock webkit2gtk-driver dbus dbus-x11 imagemagick
+  librsvg2-dev pkg-config xvfb python3-dbusmock webkit2gtk-driver dbus dbus-x11 imagemagick \
+  xdotool openbox x11-utils at-spi2-core python3-gi gir1.2-atspi-2.0
 
 # --- tauri-driver 2.x (crates.io's newest is a 3.0 alpha), outside the clone.
 tauri_driver="$tools/bin/tauri-driver"

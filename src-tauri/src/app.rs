@@ -1,17 +1,22 @@
 //! The window process: the Tauri app with the UI. It opens the engine on the shared database
 //! for its commands and leaves firing jobs to the tray runner, which it starts if needed.
-//! Closing the window ends this process, webview and all.
+//! Closing the window ends this process, webview and all. The native shell around the page:
+//! the application menu (menu.rs) and the window's size, position and maximized state, kept
+//! across launches by tauri-plugin-window-state in the data directory.
 
 use crate::commands::{resolve_collection, Desktop};
 use crate::dto::{EngineChanged, OpenJob};
 use crate::ipc::{self, PendingOpen};
+use crate::menu;
 use crate::test_clock;
 use kairos_engine::ChangeWatcher;
 use kairos_tray::launch::{self, data_dir, ensure_tray_runner};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Duration;
 use tauri::{AppHandle, Manager, WebviewWindowBuilder};
+use tauri_plugin_window_state::StateFlags;
 use tauri_specta::Event;
 
 /// WebKit settings for a lighter window (per system).
@@ -21,6 +26,16 @@ mod webview;
 
 /// How often the window looks for changes by others (the tray runner recording results).
 const WATCH_EVERY: Duration = Duration::from_millis(300);
+
+/// Where the window's size, position and maximized state are kept, in the data directory: beside
+/// the database it belongs to, so that each data directory (each e2e test's own) has its own.
+const WINDOW_STATE_FILE: &str = "window-state.json";
+
+/// What is remembered of the window. Not its visibility (it is shown at every launch), nor full
+/// screen (a launch in full screen surprises more than it helps).
+const REMEMBERED: StateFlags = StateFlags::SIZE
+    .union(StateFlags::POSITION)
+    .union(StateFlags::MAXIMIZED);
 
 /// `--open-job <collection> <job>` in a command line.
 pub fn open_job_arg(args: &[String]) -> Option<(String, String)> {
@@ -46,6 +61,7 @@ pub fn run(open: Option<(String, String)>) -> ExitCode {
         }
     };
     ensure_tray_runner(&dir, webview::variables_set());
+    let dir_for_state = dir.clone();
     let desktop = Desktop {
         engine,
         data_dir: dir,
@@ -62,6 +78,9 @@ pub fn run(open: Option<(String, String)>) -> ExitCode {
             }
         }))
         .plugin(tauri_plugin_dialog::init())
+        .plugin(window_state(&dir_for_state))
+        .menu(menu::build)
+        .on_menu_event(|app, event| menu::on_menu_event(app, event.id().as_ref()))
         .manage(desktop)
         .manage(PendingOpen(Mutex::new(pending)))
         .invoke_handler(builder.invoke_handler())
@@ -81,6 +100,19 @@ pub fn run(open: Option<(String, String)>) -> ExitCode {
     }
 }
 
+/// tauri-plugin-window-state keeping its file in `data_dir`. The plugin joins its file name to
+/// the app's config directory, and joining an absolute path gives that path, so an absolute name
+/// puts the file where we say. A data directory whose path is not UTF-8 keeps the plugin's own
+/// place (the config directory).
+fn window_state(data_dir: &Path) -> tauri::plugin::TauriPlugin<tauri::Wry> {
+    let builder = tauri_plugin_window_state::Builder::new().with_state_flags(REMEMBERED);
+    match data_dir.join(WINDOW_STATE_FILE).to_str() {
+        Some(file) => builder.with_filename(file),
+        None => builder,
+    }
+    .build()
+}
+
 fn open_job(desktop: &Desktop, collection: &str, job: &str) -> Option<OpenJob> {
     Some(OpenJob {
         collection: resolve_collection(desktop, collection)?,
@@ -88,7 +120,9 @@ fn open_job(desktop: &Desktop, collection: &str, job: &str) -> Option<OpenJob> {
     })
 }
 
-/// Focus the window, creating it the first time (it is `create: false` in tauri.conf.json).
+/// Focus the window, creating it the first time (it is `create: false` in tauri.conf.json). It is
+/// made hidden (`visible: false`) and shown once the window-state plugin has put it back where
+/// it was, so it does not appear at the default size first and then jump.
 fn show_window(app: &AppHandle) {
     if let Some(window) = app.get_webview_window("main") {
         let _ = window.unminimize();
@@ -104,8 +138,14 @@ fn show_window(app: &AppHandle) {
     let built = WebviewWindowBuilder::from_config(app, config)
         .and_then(|b| test_clock::shift_page_clock(b, engine).build());
     match built {
-        // On the main thread (setup), so the settings apply before the page's first paint.
-        Ok(window) => webview::lighten(&window),
+        // On the main thread (setup), so the settings apply before the page's first paint; the
+        // plugin restored the window's place during `build` (on this thread too).
+        Ok(window) => {
+            webview::lighten(&window);
+            menu::window_made(&window);
+            let _ = window.show();
+            let _ = window.set_focus();
+        }
         Err(e) => tracing::error!(error = %e, "cannot open the window"),
     }
 }
