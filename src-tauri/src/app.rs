@@ -14,7 +14,6 @@ use kairos_tray::launch::{self, data_dir, ensure_tray_runner};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::time::Duration;
 use tauri::{AppHandle, Manager, WebviewWindowBuilder};
 use tauri_plugin_window_state::StateFlags;
 use tauri_specta::Event;
@@ -23,9 +22,6 @@ use tauri_specta::Event;
 #[cfg_attr(target_os = "linux", path = "webview_linux.rs")]
 #[cfg_attr(not(target_os = "linux"), path = "webview_other.rs")]
 mod webview;
-
-/// How often the window looks for changes by others (the tray runner recording results).
-const WATCH_EVERY: Duration = Duration::from_millis(300);
 
 /// Where the window's size, position and maximized state are kept, in the data directory: beside
 /// the database it belongs to, so that each data directory (each e2e test's own) has its own.
@@ -150,19 +146,18 @@ fn show_window(app: &AppHandle) {
     }
 }
 
-/// Tell the page whenever the database changes, whoever changed it.
+/// Tell the page whenever the database changes, whoever changed it (the tray runner recording
+/// results, `kairos serve`): the watcher sleeps until the database's files change.
 fn watch_changes(app: AppHandle, database: std::path::PathBuf) {
-    std::thread::spawn(move || {
+    tauri::async_runtime::spawn(async move {
         let Ok(mut watcher) = ChangeWatcher::open(&database) else {
             return;
         };
         let mut version = 0u32;
         loop {
-            std::thread::sleep(WATCH_EVERY);
-            if watcher.changed().unwrap_or(false) {
-                version = version.wrapping_add(1);
-                let _ = EngineChanged { version }.emit(&app);
-            }
+            watcher.next_change().await;
+            version = version.wrapping_add(1);
+            let _ = EngineChanged { version }.emit(&app);
         }
     });
 }

@@ -21,8 +21,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
-/// How often the tray asks whether the database changed (new results, settings, jobs).
-const WATCH_EVERY: Duration = Duration::from_secs(1);
 /// How often the runner looks for a tray host (one may start after the runner, or go away).
 const HOST_CHECK_EVERY: Duration = Duration::from_secs(60);
 /// How long the stopped runner waits for the main loop to end before ending the process.
@@ -184,19 +182,16 @@ async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
     show_overview(&engine, &ui);
     let mut api = ApiServer::default();
     api.apply(&engine, &dir).await;
+    // New results, settings and jobs, from the runner here or from another process.
     let mut watcher = ChangeWatcher::open(&database).ok();
-    let mut tick = tokio::time::interval(WATCH_EVERY);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut host_check = tokio::time::interval(HOST_CHECK_EVERY);
     host_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     println!("tray runner ready");
     loop {
         tokio::select! {
-            _ = tick.tick() => {
-                if watcher.as_mut().is_some_and(|w| w.changed().unwrap_or(false)) {
-                    show_overview(&engine, &ui);
-                    api.apply(&engine, &dir).await;
-                }
+            _ = next_change(&mut watcher) => {
+                show_overview(&engine, &ui);
+                api.apply(&engine, &dir).await;
             }
             _ = host_check.tick() => {
                 if !no_icon.load(Ordering::Relaxed) {
@@ -222,6 +217,14 @@ async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
     runner.shutdown().await;
     tracing::info!("stopped");
     0
+}
+
+/// The database's next change; never, when it cannot be watched at all.
+async fn next_change(watcher: &mut Option<ChangeWatcher>) {
+    match watcher {
+        Some(w) => w.next_change().await,
+        None => std::future::pending().await,
+    }
 }
 
 fn set_paused(engine: &Engine, paused: bool) {

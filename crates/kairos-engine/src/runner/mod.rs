@@ -58,8 +58,6 @@ const LEAD_MS: i64 = 1_000;
 pub(crate) use crate::promote::QUEUED_DUE;
 /// A wall-clock jump larger than this (beyond real elapsed time) counts as sleep or a clock change.
 const CLOCK_JUMP_MS: i64 = 30_000;
-/// How often the runner asks whether another process wrote to the database.
-const OTHER_WRITERS_POLL: std::time::Duration = std::time::Duration::from_secs(1);
 /// How long a clean shutdown waits for attempts in flight, and for their results to be written.
 const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
@@ -134,25 +132,21 @@ impl Engine {
     }
 
     /// Another process (the desktop window, `kairos serve`) may add or change jobs in the same
-    /// database: look at what is due again whenever anything commits. Every second, one cheap
-    /// `PRAGMA data_version`; our own commits wake the runner too, which then finds nothing new.
+    /// database: look at what is due again whenever anything commits. The watcher sleeps until
+    /// the database's files change (`changes`); our own commits wake the runner too, which then
+    /// finds nothing new.
     async fn wake_on_other_writers(
         self,
         mut watcher: ChangeWatcher,
         mut stop: watch::Receiver<bool>,
     ) {
-        let mut tick = tokio::time::interval(OTHER_WRITERS_POLL);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
-                _ = tick.tick() => {}
+                _ = watcher.next_change() => self.wake_runner(),
                 _ = stop.changed() => return,
             }
             if *stop.borrow() {
                 return;
-            }
-            if watcher.changed().unwrap_or(false) {
-                self.wake_runner();
             }
         }
     }
