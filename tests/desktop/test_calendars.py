@@ -37,6 +37,7 @@ WINDOW_DAY = WEEK[day(5).weekday()]
 
 
 def open_editor(ui):
+    ui.click("#collection-menu")  # the collection page's "…" menu
     ui.click("#collection-calendars")
     ui.find("#calendars[open]")
     # The preview's first answer grows the dialog, which moves its buttons: wait for it.

@@ -54,6 +54,7 @@ def test_b_the_quota_is_enforced_and_the_plan_edited(driver, ui):
         invoke(driver, "save_job", {"collection": "local/desktop/ops", "name": "job5",
                                     "properties": job, "create": True})
     ui.wait_text(ITEM.format("ops"), lambda t: "5 / 5" in t, "to count 5 of 5 jobs")
+    ui.click("#collection-menu")  # the collection page's "…" menu
     ui.click("#collection-edit")
     ui.find("#edit-collection[open]")
     wait_for(lambda: ui.find("#edit-collection-max-job-count").get_property("value") == "5", 15,
@@ -76,6 +77,7 @@ def test_b_the_quota_is_enforced_and_the_plan_edited(driver, ui):
 
 
 def test_c_the_collection_is_deleted_with_its_jobs_after_the_confirmation(driver, ui):
+    ui.click("#collection-menu")
     ui.click("#collection-delete")
     ui.find("#delete-collection[open]")
     assert ui.text("#delete-collection-question") == "Delete 'ops' and its 5 jobs?"

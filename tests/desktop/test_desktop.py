@@ -268,6 +268,7 @@ def test_c2_duplicate_delete_and_import(driver, ui):
     ui.gone(ROW.format(copy), timeout=15)
     ui.find(ROW.format(JOB))
 
+    ui.click("#collection-menu")  # the collection page's "…" menu
     ui.click("#import-job")
     paste(driver, ui.find("#import-text"), PASTED)
     ui.click("#import-submit")

@@ -134,6 +134,7 @@ def test_c_the_command_forms_program_is_typed_and_saved(driver, ui):
 def test_d_a_bundle_with_secrets_and_a_template_are_exported(driver, ui, files):
     ui.click('#collections a[href*="jobs-"]')
     ui.find(ROW.format("nightly-report"), timeout=15)
+    ui.click("#collection-menu")  # the collection page's "…" menu
     ui.click("#export-collection")
     ui.find("#export-dialog[open]")
     ui.select("#export-format", "Bundle")
@@ -198,6 +199,7 @@ def test_d2_a_crontab_is_imported_then_exported_as_a_crontab(driver, ui, files):
         ui.find(ROW.format(job), timeout=15)
         assert ui.text(ROW.format(job) + " .state") == "Enabled"
 
+    ui.click("#collection-menu")  # the collection page's "…" menu
     ui.click("#export-collection")
     ui.find("#export-dialog[open]")
     ui.select("#export-format", "Crontab")

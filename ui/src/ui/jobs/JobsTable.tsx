@@ -32,6 +32,7 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
       header: sortable("name", "Job"),
       sort: ariaSort("name"),
       rowHeader: true,
+      width: "24%",
       cell: (j) => (
         <>
           <span class="ellipsis job-name" title={j.name}>
@@ -44,7 +45,7 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
     {
       key: "state",
       header: "State",
-      width: "104px",
+      width: "96px",
       cell: (j) => <span class={statusBadgeClass(j.state === "Enabled" ? "completed" : j.state)}>{j.state}</span>,
     },
     {
@@ -60,23 +61,23 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
       key: "next-run",
       header: sortable("nextRun", SORT_LABELS.nextRun),
       sort: ariaSort("nextRun"),
-      width: "176px",
+      width: "152px",
       cell: (j) => <time dateTime={j.nextRun ?? undefined}>{formatDateTime(j.nextRun)}</time>,
     },
     {
       key: "last-result",
       header: sortable("lastResult", SORT_LABELS.lastResult),
       sort: ariaSort("lastResult"),
-      width: "200px",
+      width: "152px",
       cell: (j) => (
-        <span title={j.lastRun ? formatDateTime(j.lastRun) : undefined}>
+        <>
           {j.lastStatus ? (
             <span class={statusBadgeClass(j.lastStatus)}>{j.lastStatus}</span>
           ) : (
             <span class="muted">never run</span>
           )}
-          {j.lastRun && <small class="muted"> {formatDateTime(j.lastRun)}</small>}
-        </span>
+          {j.lastRun && <small class="muted last-run">{formatDateTime(j.lastRun)}</small>}
+        </>
       ),
     },
     {

@@ -53,7 +53,7 @@ export function PathField({ id, label, value, onInput, errors = [], pick, placeh
 export function FieldMessages({ id, field, errors }: { id: string; field: string; errors: string[] }) {
   if (!errors.length) return null;
   return (
-    <span id={`${id}-error`} class="field-errors">
+    <span id={`${id}-error`} class="field-errors" role="alert">
       {errors.map((m) => (
         <small key={m} class="field-error" data-field={field}>
           {m}
