@@ -138,9 +138,9 @@ pub fn update(
     collection_summary(d, &key)
 }
 
-/// Delete the collection with its jobs and their history.
-pub fn delete(d: &Desktop, collection: &str) -> CommandResult<()> {
-    Ok(d.engine.delete_collection(&collection_key(collection)?)?)
+/// Delete the collection with its jobs and their history, undoable (`undo.rs`).
+pub fn delete(d: &Desktop, collection: &str) -> CommandResult<crate::undo::UndoTicket> {
+    crate::undo::delete_collection(d, collection)
 }
 
 /// Whether every job is paused (the tray's "Pause all jobs", the `paused` setting).

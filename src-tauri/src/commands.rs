@@ -314,8 +314,13 @@ pub fn duplicate_job(
     job_summary(d, &to.collection, &put.value)
 }
 
-pub fn delete_job(d: &Desktop, collection: &str, name: &str) -> CommandResult<()> {
-    Ok(d.engine.delete_job(&job_key(collection, name)?)?)
+/// Undoable (`undo.rs`): the window's toast offers Undo until the ticket's end.
+pub fn delete_job(
+    d: &Desktop,
+    collection: &str,
+    name: &str,
+) -> CommandResult<crate::undo::UndoTicket> {
+    crate::undo::delete_jobs(d, collection, &[job_key(collection, name)?.name])
 }
 
 pub fn run_job_now(d: &Desktop, collection: &str, name: &str) -> CommandResult<()> {

@@ -7,6 +7,7 @@ use crate::collections;
 use crate::commands::{self as c, CommandResult, Desktop};
 use crate::dto::*;
 use crate::transfer;
+use crate::undo::{self, UndoTicket};
 use std::sync::Mutex;
 use tauri::{AppHandle, Manager};
 
@@ -108,10 +109,10 @@ pub async fn preview_calendars(
     .await
 }
 
-/// Delete the collection with its jobs and their history.
+/// Delete the collection with its jobs and their history, undoable until the ticket's end.
 #[tauri::command]
 #[specta::specta]
-pub async fn delete_collection(app: AppHandle, collection: String) -> CommandResult<()> {
+pub async fn delete_collection(app: AppHandle, collection: String) -> CommandResult<UndoTicket> {
     blocking(&app, move |d| collections::delete(d, &collection)).await
 }
 
@@ -182,10 +183,40 @@ pub async fn duplicate_job(
     .await
 }
 
+/// Delete a job, undoable until the ticket's end.
 #[tauri::command]
 #[specta::specta]
-pub async fn delete_job(app: AppHandle, collection: String, name: String) -> CommandResult<()> {
+pub async fn delete_job(
+    app: AppHandle,
+    collection: String,
+    name: String,
+) -> CommandResult<UndoTicket> {
     blocking(&app, move |d| c::delete_job(d, &collection, &name)).await
+}
+
+/// Delete a selection of jobs (all or none), with one ticket for them all.
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_jobs(
+    app: AppHandle,
+    collection: String,
+    names: Vec<String>,
+) -> CommandResult<UndoTicket> {
+    blocking(&app, move |d| undo::delete_jobs(d, &collection, &names)).await
+}
+
+/// Bring back what a delete removed; `UndoExpired` once its window has ended.
+#[tauri::command]
+#[specta::specta]
+pub async fn undo_deletion(app: AppHandle, token: String) -> CommandResult<undo::Deletion> {
+    blocking(&app, move |d| undo::undo_deletion(d, &token)).await
+}
+
+/// Deletions that can still be undone (a window opened again can offer them).
+#[tauri::command]
+#[specta::specta]
+pub async fn pending_deletions(app: AppHandle) -> CommandResult<Vec<undo::Deletion>> {
+    blocking(&app, undo::pending_deletions).await
 }
 
 #[tauri::command]
@@ -374,6 +405,9 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             save_job,
             duplicate_job,
             delete_job,
+            delete_jobs,
+            undo_deletion,
+            pending_deletions,
             run_job_now,
             set_job_enabled,
             export_job,

@@ -14,3 +14,4 @@ pub mod overview;
 pub mod preview;
 pub mod test_clock;
 pub mod transfer;
+pub mod undo;

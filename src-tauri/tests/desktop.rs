@@ -20,6 +20,8 @@ mod history;
 mod overview;
 #[path = "desktop/transfer.rs"]
 mod transfer;
+#[path = "desktop/undo.rs"]
+mod undo;
 
 struct Setup {
     desktop: Desktop,

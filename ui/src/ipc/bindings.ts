@@ -18,8 +18,8 @@ export const commands = {
 	saveCalendars: (collection: string, calendars: Calendar[]) => typedError<Calendar[], CommandError>(__TAURI_INVOKE("save_calendars", { collection, calendars })),
 	/**  The collection's jobs (or `job`) under calendars not yet saved: runs, and the ones removed. */
 	previewCalendars: (collection: string, calendars: Calendar[], job: string | null, count: number) => typedError<CalendarPreviewJob_Serialize[], CommandError>(__TAURI_INVOKE("preview_calendars", { collection, calendars, job, count })),
-	/**  Delete the collection with its jobs and their history. */
-	deleteCollection: (collection: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_collection", { collection })),
+	/**  Delete the collection with its jobs and their history, undoable until the ticket's end. */
+	deleteCollection: (collection: string) => typedError<UndoTicket, CommandError>(__TAURI_INVOKE("delete_collection", { collection })),
 	/**  Whether every job is paused (the tray's "Pause all jobs"). */
 	getPaused: () => typedError<boolean, CommandError>(__TAURI_INVOKE("get_paused")),
 	setPaused: (paused: boolean) => typedError<boolean, CommandError>(__TAURI_INVOKE("set_paused", { paused })),
@@ -28,7 +28,14 @@ export const commands = {
 	getJob: (collection: string, name: string) => typedError<JobDetail_Serialize, CommandError>(__TAURI_INVOKE("get_job", { collection, name })),
 	saveJob: (collection: string, name: string, properties: any, create: boolean) => typedError<JobSummary_Serialize, CommandError>(__TAURI_INVOKE("save_job", { collection, name, properties, create })),
 	duplicateJob: (collection: string, name: string, newName: string) => typedError<JobSummary_Serialize, CommandError>(__TAURI_INVOKE("duplicate_job", { collection, name, newName })),
-	deleteJob: (collection: string, name: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_job", { collection, name })),
+	/**  Delete a job, undoable until the ticket's end. */
+	deleteJob: (collection: string, name: string) => typedError<UndoTicket, CommandError>(__TAURI_INVOKE("delete_job", { collection, name })),
+	/**  Delete a selection of jobs (all or none), with one ticket for them all. */
+	deleteJobs: (collection: string, names: string[]) => typedError<UndoTicket, CommandError>(__TAURI_INVOKE("delete_jobs", { collection, names })),
+	/**  Bring back what a delete removed; `UndoExpired` once its window has ended. */
+	undoDeletion: (token: string) => typedError<Deletion, CommandError>(__TAURI_INVOKE("undo_deletion", { token })),
+	/**  Deletions that can still be undone (a window opened again can offer them). */
+	pendingDeletions: () => typedError<Deletion[], CommandError>(__TAURI_INVOKE("pending_deletions")),
 	runJobNow: (collection: string, name: string) => typedError<null, CommandError>(__TAURI_INVOKE("run_job_now", { collection, name })),
 	setJobEnabled: (collection: string, name: string, enabled: boolean) => typedError<JobSummary_Serialize, CommandError>(__TAURI_INVOKE("set_job_enabled", { collection, name, enabled })),
 	exportJob: (collection: string, name: string) => typedError<string, CommandError>(__TAURI_INVOKE("export_job", { collection, name })),
@@ -220,6 +227,17 @@ export type CommandError = {
 	code: string,
 	message: string,
 	errors: FieldError[],
+};
+
+/**  A deletion that can still be undone, or one just undone. */
+export type Deletion = {
+	ticket: UndoTicket,
+	/**  `true`: the whole collection; `false`: jobs of it. */
+	wholeCollection: boolean,
+	/**  The collection's id (`subscription/resourceGroup/name`). */
+	collection: string,
+	/**  The jobs deleted (a collection's: all of them), by name. */
+	jobs: string[],
 };
 
 /**  What the tray runner could not do, with what to do about it (`null`: nothing wrong). */
@@ -895,6 +913,19 @@ export type TransferFormat =
 "Template" | 
 /**  A crontab: each line a job with a Command action. */
 "Crontab";
+
+/**  What a delete answers: the token Undo sends back, and until when it can. */
+export type UndoTicket = {
+	/**  Opaque: hand it back to `undo_deletion` as it is. */
+	token: string,
+	/**  When undo ends (RFC 3339, the engine's clock, milliseconds). */
+	until: string,
+	/**
+	 *  How long undo lasts from the delete, in seconds (10): the toast's time, whatever the
+	 *  page's own clock says.
+	 */
+	undoSeconds: number,
+};
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {
