@@ -1,6 +1,7 @@
 // Development only: an in-memory stand-in for the backend so the UI runs in a plain browser
 // (`npm run dev`). It is deliberately shallow — no recurrence engine: previews are a few
 // made-up weekly runs. Add `?empty` to the URL to start without collections.
+import { fakeDeletions } from "./fakeDeletion";
 import { fakeOverview, fakeOverviewCounts } from "./fakeOverview";
 import type { CollectionPlan_Deserialize as CollectionPlanIn } from "./bindings";
 import type { Backend } from "./index";
@@ -110,6 +111,7 @@ function save(collection: string, name: string, properties: JsonValue, secretsSe
 const PLAN_LIMITS: Record<string, number> = { Free: 5, Standard: 50, P10Premium: 50, P20Premium: 1000 };
 const plans = new Map<string, CollectionPlan>();
 const calendarsOf = new Map<string, Calendar[]>();
+const deletions = fakeDeletions({ collections, jobs, plans, calendarsOf }, ok, fail, changed);
 
 /** The engine's date and name rules, roughly: enough for the editor's errors to show. */
 function checkCalendars(cals: Calendar[]): FieldError[] {
@@ -342,12 +344,7 @@ export const fakeBackend: Backend = {
         .map((j) => j.summary.name);
       return ok(fakeCalendarPreview(cals, names, count));
     },
-    deleteCollection: (id) => {
-      if (!collections.delete(id)) return fail("ResourceNotFound", "no such collection");
-      plans.delete(id);
-      for (const [k, j] of jobs) if (j.summary.collection === id) jobs.delete(k);
-      return changedWith(ok(null));
-    },
+    deleteCollection: deletions.deleteCollection,
     getPaused: () => ok(paused),
     setPaused: (p) => {
       paused = p;
@@ -378,11 +375,10 @@ export const fakeBackend: Backend = {
       const j = job(c, n);
       return j ? ok(save(c, newName, j.properties, j.secretsSet)) : missing();
     },
-    deleteJob: (c, n) => {
-      jobs.delete(`${c}|${n}`);
-      changed();
-      return ok(null);
-    },
+    deleteJob: (c, n) => deletions.deleteJobs(c, [n]),
+    deleteJobs: deletions.deleteJobs,
+    undoDeletion: deletions.undoDeletion,
+    pendingDeletions: deletions.pendingDeletions,
     runJobNow: (c, n) => {
       const j = job(c, n);
       if (!j) return missing();

@@ -10,6 +10,7 @@ import type {
   CollectionPlan,
   CollectionSummary,
   CommandError,
+  Deletion,
   DesktopProblems,
   EngineChanged,
   ExportRequest,
@@ -30,6 +31,7 @@ import type {
   PreviewResult,
   Result,
   Settings,
+  UndoTicket,
 } from "./types";
 import type { OverviewCountsRequest, OverviewCountsResult, OverviewResult } from "./types";
 
@@ -123,8 +125,8 @@ export const api = {
     job: string | null,
     count: number,
   ): Promise<CalendarPreviewJob[]> => result((c) => c.previewCalendars(collection, calendars, job, count)),
-  /** Deletes its jobs and their history too. */
-  deleteCollection: (collection: string): Promise<null> => result((c) => c.deleteCollection(collection)),
+  /** Deletes its jobs, their history and its calendars too; `undoDeletion(ticket.token)` brings them back until `ticket.until`. */
+  deleteCollection: (collection: string): Promise<UndoTicket> => result((c) => c.deleteCollection(collection)),
   /** Every job paused (the tray's "Pause all jobs")? */
   getPaused: (): Promise<boolean> => result((c) => c.getPaused()),
   setPaused: (paused: boolean): Promise<boolean> => result((c) => c.setPaused(paused)),
@@ -137,7 +139,18 @@ export const api = {
     result((c) => c.saveJob(collection, name, properties, create)),
   duplicateJob: (collection: string, name: string, newName: string): Promise<JobSummary> =>
     result((c) => c.duplicateJob(collection, name, newName)),
-  deleteJob: (collection: string, name: string): Promise<null> => result((c) => c.deleteJob(collection, name)),
+  /** Undoable like `deleteJobs`. */
+  deleteJob: (collection: string, name: string): Promise<UndoTicket> => result((c) => c.deleteJob(collection, name)),
+  /** A selection: all or none (`ResourceNotFound` names a missing job), one ticket for them all. */
+  deleteJobs: (collection: string, names: string[]): Promise<UndoTicket> =>
+    result((c) => c.deleteJobs(collection, names)),
+  /**
+   * Brings back what the delete that answered `token` removed, as it was (history, secrets and state
+   * included). `UndoExpired` once the ticket's window has ended; `Conflict` when the name was taken meanwhile.
+   */
+  undoDeletion: (token: string): Promise<Deletion> => result((c) => c.undoDeletion(token)),
+  /** Deletions that can still be undone, oldest first (to offer Undo again in a window opened meanwhile). */
+  pendingDeletions: (): Promise<Deletion[]> => result((c) => c.pendingDeletions()),
   runJobNow: (collection: string, name: string): Promise<null> => result((c) => c.runJobNow(collection, name)),
   setJobEnabled: (collection: string, name: string, enabled: boolean): Promise<JobSummary> =>
     result((c) => c.setJobEnabled(collection, name, enabled)),

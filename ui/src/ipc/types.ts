@@ -35,6 +35,8 @@ export type {
   ImportRequest_Deserialize as ImportRequest,
   ImportResult_Serialize as ImportResult,
   ImportResultItem_Serialize as ImportResultItem,
+  Deletion,
+  UndoTicket,
 } from "./bindings";
 export type {
   BusyMinute,

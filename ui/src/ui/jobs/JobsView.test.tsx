@@ -128,7 +128,7 @@ describe("the jobs table", () => {
   it("asks before deleting, saying how many", async () => {
     const del = vi.spyOn(api, "deleteJob").mockImplementation(async (_c, name) => {
       jobs = jobs.filter((j) => j.name !== name);
-      return null;
+      return { token: name, until: "2026-11-27T10:00:10.000Z", undoSeconds: 10 };
     });
     render(<JobsView collection={C} title="default" summary={SUMMARY} onCollectionChanged={() => {}} />);
     fireEvent.click(await screen.findByLabelText("Select all shown jobs"));
