@@ -17,7 +17,7 @@
 use tauri::menu::{
     AboutMetadataBuilder, Menu, MenuItem, MenuItemKind, PredefinedMenuItem, Submenu,
 };
-use tauri::{AppHandle, Emitter, Manager, WebviewWindow, Wry};
+use tauri::{AppHandle, Emitter, WebviewWindow, Wry};
 
 #[cfg_attr(target_os = "linux", path = "menu_linux.rs")]
 #[cfg_attr(target_os = "windows", path = "menu_windows.rs")]
@@ -200,11 +200,6 @@ pub fn on_menu_event(app: &AppHandle, id: &str) {
 /// Once the window is made.
 pub fn window_made(window: &WebviewWindow) {
     os::Os::window_made(window);
-}
-
-/// The window the menu acts on, if it is open.
-pub(crate) fn main_window(app: &AppHandle) -> Option<WebviewWindow> {
-    app.get_webview_window(WINDOW)
 }
 
 pub fn is_page_command(id: &str) -> bool {

@@ -12,7 +12,7 @@
 use super::{items, separator, SystemMenu, SETTINGS};
 use gtk::prelude::*;
 use tauri::menu::{MenuItem, MenuItemKind, Submenu};
-use tauri::{AppHandle, WebviewWindow, Wry};
+use tauri::{AppHandle, Manager, WebviewWindow, Wry};
 use webkit2gtk::WebViewExt;
 
 pub(crate) struct Os;
@@ -124,7 +124,7 @@ impl SystemMenu for Os {
             app.exit(0);
             return true;
         }
-        let Some(window) = super::main_window(app) else {
+        let Some(window) = app.get_webview_window(super::WINDOW) else {
             return id.starts_with("native-");
         };
         if let Some((_, command)) = EDITING.iter().find(|(n, _)| n.id == id) {
