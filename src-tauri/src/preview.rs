@@ -4,7 +4,7 @@
 use crate::commands::field_error;
 use crate::dto::{FieldError, PreviewRequest, PreviewResult};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
-use kairos_core::describe::describe_schedule;
+use kairos_core::describe::{describe_job, describe_schedule};
 use kairos_core::document::from_value_at;
 use kairos_core::model::{JobProperties, JobState, NamedCalendars};
 use kairos_core::preview::preview_schedule;
@@ -26,19 +26,10 @@ pub fn sentence(
     now: DateTime<Utc>,
     calendars: Option<&NamedCalendars>,
 ) -> String {
-    validate_timing_with(props, now, calendars)
-        .map(|s| describe_schedule(&s))
-        .unwrap_or_default()
+    describe_job(props, now, calendars).unwrap_or_default()
 }
 
-/// Whether a definition names a calendar (`recurrence.blackout` lists a string), so that its
-/// collection's calendars are needed to read it; inline calendars need nothing else.
-pub fn names_a_calendar(properties: &serde_json::Value) -> bool {
-    properties
-        .pointer("/recurrence/blackout")
-        .and_then(serde_json::Value::as_array)
-        .is_some_and(|items| items.iter().any(serde_json::Value::is_string))
-}
+pub use kairos_core::describe::names_a_calendar;
 
 /// The preview of `request`; `calendars` are the job's collection's (`None`: no collection,
 /// so a calendar named in `recurrence.blackout` is an error on that field).

@@ -10,7 +10,7 @@
 //! Times are wall-clock times in the job's zone and say so ("05:15 Europe/Berlin"); the start
 //! date and the phase of an interval are left out, as the builder shows them next to it.
 
-use crate::model::{JobState, RecurrenceFrequency};
+use crate::model::{JobProperties, JobState, NamedCalendars, RecurrenceFrequency};
 use crate::recurrence::Zone;
 use crate::valid::{Blackout, MonthDays, MonthlyOccurrences, Recurrence, Schedule, ValidSchedule};
 use chrono::{DateTime, Datelike, NaiveDateTime, Timelike, Utc};
@@ -31,6 +31,28 @@ const WEEKDAYS: [&str; 7] = [
     "Saturday",
     "Sunday",
 ];
+
+/// The sentence of a job's schedule as saved or being edited, as the window and the CLI show
+/// it; `None` when the schedule does not validate. `calendars` are the job's collection's, for
+/// the names its blackouts list.
+pub fn describe_job(
+    props: &JobProperties,
+    now: DateTime<Utc>,
+    calendars: Option<&NamedCalendars>,
+) -> Option<String> {
+    crate::validate::validate_timing_with(props, now, calendars)
+        .ok()
+        .map(|s| describe_schedule(&s))
+}
+
+/// Whether a job definition names a calendar (`recurrence.blackout` lists a string), so that
+/// its collection's calendars are needed to describe it; inline calendars need nothing else.
+pub fn names_a_calendar(properties: &serde_json::Value) -> bool {
+    properties
+        .pointer("/recurrence/blackout")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|items| items.iter().any(serde_json::Value::is_string))
+}
 
 /// The schedule in one sentence; a job that is not Enabled says so first ("Disabled: …").
 pub fn describe_schedule(schedule: &ValidSchedule) -> String {

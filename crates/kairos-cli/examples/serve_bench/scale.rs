@@ -48,7 +48,12 @@ impl Bench<'_> {
             file_mb(&database),
             file_mb(&database.with_extension("db-wal"))
         );
-        let probe = format!("{coll}/jobs/{}", job_name(n / 2));
+        // With no jobs, the collection answers instead.
+        let probe = if n == 0 {
+            coll.clone()
+        } else {
+            format!("{coll}/jobs/{}", job_name(n / 2))
+        };
         let mut ready_line = Vec::new();
         let mut ready_api = Vec::new();
         for restart in 1..=self.args.restarts.max(1) {

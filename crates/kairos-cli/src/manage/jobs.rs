@@ -6,12 +6,14 @@
 //! the stored job, which never holds a secret.
 
 use super::backend::{job_key, Backend, Failure, Outcome};
-use super::show::{job_fields, jobs_table, output};
+use super::show::{collection_of, job_fields, jobs_table, output};
 use super::{Context, Target};
 use crate::commands::read_input;
 use clap::{Args, Subcommand};
+use kairos_core::describe::names_a_calendar;
 use kairos_core::document::{parse_lenient_json, properties_of_document};
 use kairos_core::model::JobState;
+use kairos_core::model::NamedCalendars;
 use kairos_engine::JobKey;
 use serde_json::{json, Value};
 
@@ -87,10 +89,25 @@ fn read_document(file: &str) -> Outcome<Value> {
     Ok(json!({ "properties": properties }))
 }
 
+/// The calendars of the job's collection, fetched only when its schedule names one (so that
+/// the schedule reads as a sentence); none when they cannot be had.
+fn calendars_named_by(backend: &dyn Backend, job: &Value) -> Option<NamedCalendars> {
+    if !names_a_calendar(&job["properties"]) {
+        return None;
+    }
+    let collection = backend.get_collection(&collection_of(job)?).ok()?;
+    serde_json::from_value(collection.pointer("/properties/calendars")?.clone()).ok()
+}
+
 impl JobsArgs {
     pub fn run(&self, context: &Context) -> Outcome<String> {
         let backend = context.backend.as_ref();
-        let one = |job: Value| output(context, &job, || job_fields(&job, context.color));
+        let one = |job: Value| {
+            let calendars = calendars_named_by(backend, &job);
+            output(context, &job, || {
+                job_fields(&job, calendars.as_ref(), context.color)
+            })
+        };
         let set_state = |key: &JobKey, state: JobState| {
             backend.patch_job(key, json!({"properties": {"state": state.as_str()}}))
         };

@@ -4,7 +4,8 @@
 use super::backend::{collection_label, Outcome};
 use super::table::{fields, shorten, Table, Tone};
 use super::Context;
-use kairos_core::model::JobCollectionDefinition;
+use kairos_core::describe::describe_job;
+use kairos_core::model::{JobCollectionDefinition, JobProperties, NamedCalendars};
 use kairos_engine::CollectionKey;
 use serde_json::Value;
 
@@ -152,6 +153,15 @@ fn destination(action: &Value) -> String {
     }
 }
 
+/// The schedule as the window says it ("Every day at 02:30 UTC"); the recurrence's fields when
+/// it cannot be read as a schedule (a stored job this version no longer accepts).
+fn schedule(properties: &Value, calendars: Option<&NamedCalendars>) -> String {
+    serde_json::from_value::<JobProperties>(properties.clone())
+        .ok()
+        .and_then(|props| describe_job(&props, chrono::Utc::now(), calendars))
+        .unwrap_or_else(|| recurrence(properties))
+}
+
 fn recurrence(properties: &Value) -> String {
     match properties.get("recurrence") {
         Some(r) if r.is_object() => {
@@ -174,7 +184,8 @@ fn recurrence(properties: &Value) -> String {
     }
 }
 
-pub fn job_fields(job: &Value, color: bool) -> String {
+/// A job as a few lines; `calendars` are its collection's, for the calendars its schedule names.
+pub fn job_fields(job: &Value, calendars: Option<&NamedCalendars>, color: bool) -> String {
     let p = &job["properties"];
     let collection = collection_of(job)
         .map(|k| collection_label(&k))
@@ -192,7 +203,7 @@ pub fn job_fields(job: &Value, color: bool) -> String {
             ("Destination", destination(&p["action"])),
             ("Error action", error_action),
             ("Start time", text(p, "/startTime")),
-            ("Recurrence", recurrence(p)),
+            ("Schedule", schedule(p, calendars)),
             ("Next run", text(p, "/status/nextExecutionTime")),
             ("Last run", text(p, "/status/lastExecutionTime")),
             ("Runs", text(p, "/status/executionCount")),
@@ -242,8 +253,71 @@ mod tests {
         let job = json!({"name": "c/j", "properties": {"state": "Enabled",
             "action": {"type": "Http", "request": {"method": "GET", "uri": "http://e/x"}},
             "recurrence": {"frequency": "Hour", "interval": 2, "count": 3}}});
-        let shown = job_fields(&job, false);
+        let shown = job_fields(&job, None, false);
         assert!(shown.contains("Destination:   GET http://e/x"), "{shown}");
-        assert!(shown.contains("every 2 Hour, count 3"), "{shown}");
+        assert!(
+            shown.contains("Schedule:      Once when created, then every 2 hours, 3 times"),
+            "{shown}"
+        );
+    }
+
+    /// The sentence the window shows, data-driven: (job properties, calendars of the
+    /// collection, the Schedule line).
+    #[test]
+    fn the_schedule_reads_as_a_sentence() {
+        let check = |properties: Value, calendars: Option<Value>, expected: &str| {
+            let calendars: Option<NamedCalendars> =
+                calendars.map(|c| serde_json::from_value(c).expect("calendars"));
+            let job = json!({"name": "c/j", "properties": properties});
+            let shown = job_fields(&job, calendars.as_ref(), false);
+            let line = shown
+                .lines()
+                .find(|l| l.starts_with("Schedule:"))
+                .unwrap_or_else(|| panic!("no Schedule line: {shown}"));
+            assert_eq!(line.trim_start_matches("Schedule:").trim(), expected);
+        };
+        let http = json!({"type": "Http", "request": {"method": "GET", "uri": "http://e/x"}});
+        check(
+            json!({"startTime": "2026-03-02T02:30:00Z", "action": http,
+                "recurrence": {"frequency": "Day", "schedule": {"hours": [2], "minutes": [30]}}}),
+            None,
+            "Every day at 02:30 UTC",
+        );
+        check(
+            json!({"startTime": "2026-03-02T00:00:00Z", "action": http,
+                "recurrence": {"frequency": "Month", "timeZone": "Europe/Berlin", "schedule": {
+                    "monthlyOccurrences": [{"day": "Friday", "occurrence": -1}],
+                    "hours": [5], "minutes": [15]}}}),
+            None,
+            "Every month on the last Friday at 05:15 Europe/Berlin",
+        );
+        check(
+            json!({"startTime": "2026-03-02T10:00:00Z", "action": http}),
+            None,
+            "Once at 2026-03-02 10:00 UTC",
+        );
+        check(
+            json!({"startTime": "2026-03-02T02:30:00Z", "state": "Disabled", "action": http,
+                "recurrence": {"frequency": "Week", "schedule": {"weekDays": ["Monday"]}}}),
+            None,
+            "Disabled: Every week on Monday at 02:30 UTC",
+        );
+        // A calendar of the collection, by name.
+        let blackout = json!({"startTime": "2026-03-02T02:30:00Z", "action": http,
+            "recurrence": {"frequency": "Day", "blackout": ["holidays"]}});
+        let holidays = json!({"holidays": {"dates": ["2026-12-25"]}});
+        let with_calendar = {
+            let calendars: NamedCalendars = serde_json::from_value(holidays).expect("calendars");
+            let props: JobProperties = serde_json::from_value(blackout.clone()).expect("props");
+            describe_job(&props, chrono::Utc::now(), Some(&calendars)).expect("a sentence")
+        };
+        check(
+            blackout.clone(),
+            Some(json!({"holidays": {"dates": ["2026-12-25"]}})),
+            &with_calendar,
+        );
+        assert!(with_calendar.contains("holidays"), "{with_calendar}");
+        // Without the collection's calendars the name cannot be read: the fields instead.
+        check(blackout, None, "every 1 Day");
     }
 }
