@@ -255,5 +255,14 @@ def test_h_command_palette(driver, ui):
         ui.type("#palette-input", "zz-no-such-command")
         ui.find("#command-palette .palette-empty")
         check(driver, "the command palette with nothing matching", "#command-palette")
+        # Keyboard only: type, the best match is the active row, Enter runs it.
+        ui.type("#palette-input", "setings")
+        wait_for(lambda: driver.execute_script(
+            "const f = document.querySelector('#palette-input');"
+            "const a = document.getElementById(f.getAttribute('aria-activedescendant') || '');"
+            "return a && a.dataset.command === 'settings'"), 10, "Settings to be the active row")
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+        wait_for(lambda: ui.hash() == "#/settings", 10, "Enter to run Settings", describe=ui.hash)
+        ui.gone("#command-palette[open]")
     finally:
         close_dialogs(driver)

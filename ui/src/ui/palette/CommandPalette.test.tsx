@@ -111,7 +111,9 @@ describe("the command palette", () => {
     expect(field().hasAttribute("aria-activedescendant")).toBe(false);
 
     // The browser closes a modal dialog on Escape with a `close` event.
-    act(() => dialog().dispatchEvent(new Event("close")));
+    act(() => {
+      dialog().dispatchEvent(new Event("close"));
+    });
     await waitFor(() => expect(document.activeElement?.id).toBe("elsewhere"));
   });
 
