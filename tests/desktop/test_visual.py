@@ -129,6 +129,7 @@ def matches_baseline(driver, name: str) -> None:
             f"{name}: {differing} pixels ({share:.2%}) differ from {baseline} by more than {FUZZ} "
             f"(at most {MAX_DIFFERING:.1%} may): actual {actual}, difference {diff}. A deliberate change? "
             "bash scripts/update-visual-baselines.sh")
+    print(f"visual: {name}: {differing} pixels differ ({share:.3%})")
     actual.unlink()
     diff.unlink(missing_ok=True)
 

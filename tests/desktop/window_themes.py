@@ -62,13 +62,20 @@ NO_RUNNING_ANIMATIONS = (
     " && a.effect && a.effect.getComputedTiming().iterations !== Infinity).length === 0")
 
 
+_menu_works: dict[str, bool] = {}
+
+
 def apply_theme(driver, theme: str) -> dict:
     """Draw the window in `theme` (one of THEMES); returns what the page reports: how many
     high-contrast rules it found, whether the system itself asks for more contrast, and the
     token colours now in force, and whether the menu's theme command drew it. Waits for colour
     transitions to end."""
     assert theme in THEMES, f"unknown theme {theme!r}"
-    via_menu = driver.execute_async_script(_VIA_MENU, "dark" if theme.endswith("dark") else "light")
+    # Once the menu's path did not draw a theme in a session, it is not waited for again.
+    via_menu = False
+    if _menu_works.get(driver.session_id, True):
+        via_menu = driver.execute_async_script(_VIA_MENU, "dark" if theme.endswith("dark") else "light")
+        _menu_works[driver.session_id] = via_menu
     state = driver.execute_script(_APPLY, theme)
     state["via_menu"] = via_menu
     wait_for(lambda: driver.execute_script(NO_RUNNING_ANIMATIONS), 10, f"transitions to end after the {theme} theme")
