@@ -11,8 +11,11 @@ import { type Command, defineCommands } from "./registry";
 import { currentSurface, showSurface } from "./surfaces";
 import { defineThemeCommands } from "./theme";
 
-/** Ids of the commands a view carries out (useCommandHandler); they have no run of their own. */
-export const CONTEXT_COMMANDS = ["about", "new-job", "run-now", "delete", "find"] as const;
+/**
+ * Ids of the commands a view or the frame carries out (useCommandHandler); they have no run of
+ * their own. The sidebar, always there, opens its New collection and Import dialogs.
+ */
+export const CONTEXT_COMMANDS = ["about", "new-collection", "import", "new-job", "run-now", "delete", "find"] as const;
 export type ContextCommandId = (typeof CONTEXT_COMMANDS)[number];
 
 function routeNow() {
@@ -78,20 +81,6 @@ const GLOBAL_COMMANDS: Command[] = [
     run: () => navigate({ page: "settings" }),
   },
   {
-    id: "new-collection",
-    title: "New collection…",
-    section: "Actions",
-    keywords: ["create", "add", "plan", "quota"],
-    run: () => showSurface({ kind: "new-collection" }),
-  },
-  {
-    id: "import",
-    title: "Import…",
-    section: "Actions",
-    keywords: ["bundle", "arm", "template", "crontab", "file", "open"],
-    run: () => showSurface({ kind: "import" }),
-  },
-  {
     id: "export",
     title: "Export collection…",
     section: "Actions",
@@ -132,6 +121,12 @@ const GLOBAL_COMMANDS: Command[] = [
 
 const CONTEXT_DEFINITIONS: Record<ContextCommandId, Omit<Command, "id">> = {
   about: { title: "About Kairos", section: "Window", keywords: ["version", "license"] },
+  "new-collection": { title: "New collection…", section: "Actions", keywords: ["create", "add", "plan", "quota"] },
+  import: {
+    title: "Import…",
+    section: "Actions",
+    keywords: ["bundle", "arm", "template", "crontab", "file", "open"],
+  },
   "new-job": { title: "New job", section: "Actions", keywords: ["create", "add"], shortcut: "Mod+N" },
   "run-now": { title: "Run now", section: "Actions", keywords: ["start", "fire", "trigger"], shortcut: "F5" },
   delete: { title: "Delete…", section: "Actions", keywords: ["remove", "trash"], shortcut: "Delete" },

@@ -1,13 +1,9 @@
-// What a global command opens on top of the page: the palette itself, or one of the dialogs the
+// What a global command opens on top of the page: the palette itself, or the export dialog the
 // palette's host renders (ui/palette/CommandDialogs.tsx). One at a time; commands call show(),
 // the host reads the current one through useSurface().
 import { useEffect, useState } from "preact/hooks";
 
-export type Surface =
-  | { kind: "palette" }
-  | { kind: "new-collection" }
-  | { kind: "import" }
-  | { kind: "export"; collection: string; name: string };
+export type Surface = { kind: "palette" } | { kind: "export"; collection: string; name: string };
 
 let current: Surface | null = null;
 const listeners = new Set<(s: Surface | null) => void>();

@@ -3,6 +3,7 @@
 // the bottom.
 import { FileInput, LayoutDashboard, Plus } from "lucide";
 import { useState } from "preact/hooks";
+import { useCommandHandler } from "../commands/registry";
 import { type CollectionSummary, type FieldError, api, errorsOf, messageOf } from "../ipc";
 import { NEW_PLAN, PLAN_FIELDS, planOf } from "../logic/collectionForm";
 import { type Route, routeCollection, routeHash } from "../logic/routes";
@@ -92,6 +93,7 @@ export function Sidebar({ collections, route, onChanged }: Props) {
 /** "Import…": bundles, templates and crontabs; the report stays in the dialog. */
 function ImportFile({ onImported }: { onImported: () => void }) {
   const [open, setOpen] = useState(false);
+  useCommandHandler("import", () => setOpen(true));
   return (
     <>
       <Button id="import-collections" variant="ghost" icon={FileInput} class="nav-button" onClick={() => setOpen(true)}>
@@ -115,6 +117,7 @@ function ImportFile({ onImported }: { onImported: () => void }) {
 
 function NewCollection({ onCreated }: { onCreated: () => void }) {
   const [open, setOpen] = useState(false);
+  useCommandHandler("new-collection", () => setOpen(true));
   const [name, setName] = useState("");
   const [plan, setPlan] = useState(NEW_PLAN);
   const [errors, setErrors] = useState<FieldError[]>([]);

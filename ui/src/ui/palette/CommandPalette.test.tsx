@@ -163,15 +163,22 @@ describe("the command palette", () => {
     await waitFor(() => expect(listed()).toBe(false));
   });
 
-  it("runs a global command's dialog: New collection… opens its form", async () => {
+  it("offers Export only on a collection's pages, and opens its dialog there", async () => {
     render(<Window />);
     openWithCtrlK();
-    typeQuery("new collection");
-    await waitFor(() => expect(options()[0]?.dataset.command).toBe("new-collection"));
+    typeQuery("export collection");
+    await screen.findByText("No command, collection or job matches.");
+    expect(options().some((o) => o.dataset.command === "export")).toBe(false);
+    press("Escape");
+    act(() => showSurface(null));
+
+    history.replaceState(null, "", "#/c/local%2Fdesktop%2Fdefault/j/nightly-report");
+    openWithCtrlK();
+    typeQuery("export collection");
+    await waitFor(() => expect(options()[0]?.dataset.command).toBe("export"));
     press("Enter");
-    await waitFor(() =>
-      expect(document.querySelector<HTMLDialogElement>("#palette-new-collection-dialog")?.open).toBe(true),
-    );
+    await waitFor(() => expect(document.querySelector<HTMLDialogElement>("#export-dialog")?.open).toBe(true));
+    expect(document.querySelector("#export-dialog")?.textContent).toContain("Export default");
     expect(dialog().open).toBe(false);
   });
 });

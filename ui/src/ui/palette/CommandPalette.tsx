@@ -1,7 +1,7 @@
 // The command palette (Ctrl/Cmd+K): a modal dialog with a search field that filters every
 // command, collection and job, grouped by section. Keyboard first: the field keeps the focus,
 // the arrows move the active row (aria-activedescendant, the combobox + listbox pattern), Enter
-// runs it, Escape closes. It also hosts the dialogs its global commands open (CommandDialogs).
+// runs it, Escape closes. It also hosts the dialog its Export command opens (CommandDialogs).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { defineBuiltinCommands, refreshPaused } from "../../commands/builtin";
 import { loadJumpTargets } from "../../commands/jumpTargets";
