@@ -53,40 +53,78 @@ impl Notifier for ReportingNotifier {
     }
 }
 
-/// Is there a tray host to show the icon? `None` when there is (or the system always has one).
+/// Whether there is a tray host to show the icon (`None`: there is, or the system always has one),
+/// told to `report` now and again whenever a host starts or goes away. No polling: the bus sends
+/// `NameOwnerChanged` for the host's name, so an idle runner is not woken to ask.
 #[cfg(target_os = "linux")]
-pub async fn tray_host_problem() -> Option<String> {
+pub async fn watch_tray_host(report: impl Fn(Option<String>)) {
+    use futures_util::StreamExt;
     const WATCHER: &str = "org.kde.StatusNotifierWatcher";
-    const HOW: &str = "Jobs keep running without it. On GNOME, install and turn on the \
-                       \"AppIndicator and KStatusNotifierItem Support\" extension; KDE, Xfce, \
-                       Cinnamon and most other desktops have a tray host built in.";
     let timeout = std::time::Duration::from_secs(5);
     let connection = match tokio::time::timeout(timeout, zbus::Connection::session()).await {
         Ok(Ok(c)) => c,
-        Ok(Err(e)) => return Some(format!("No tray icon: no D-Bus session bus ({e}). {HOW}")),
+        Ok(Err(e)) => {
+            return report(Some(format!(
+                "No tray icon: no D-Bus session bus ({e}). {HOST_HOW}"
+            )))
+        }
         Err(_) => {
-            return Some(format!(
-                "No tray icon: the D-Bus session bus did not answer. {HOW}"
-            ))
+            return report(Some(format!(
+                "No tray icon: the D-Bus session bus did not answer. {HOST_HOW}"
+            )))
         }
     };
-    let call = connection.call_method(
-        Some("org.freedesktop.DBus"),
-        "/org/freedesktop/DBus",
-        Some("org.freedesktop.DBus"),
-        "NameHasOwner",
-        &(WATCHER,),
-    );
-    let owned = match tokio::time::timeout(timeout, call).await {
-        Ok(Ok(reply)) => reply.body().deserialize::<bool>().unwrap_or(false),
-        _ => false,
+    // Subscribed before the first question, so a host that starts in between is not missed.
+    let rule = zbus::MatchRule::builder()
+        .msg_type(zbus::message::Type::Signal)
+        .sender("org.freedesktop.DBus")
+        .interface("org.freedesktop.DBus")
+        .member("NameOwnerChanged")
+        .add_arg(WATCHER)
+        .build();
+    let mut changes = match rule {
+        Ok(rule) => zbus::MessageStream::for_match_rule(rule, &connection, None)
+            .await
+            .map_err(|e| tracing::warn!(error = %e, "cannot follow the tray host; checked once"))
+            .ok(),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot follow the tray host; checked once");
+            None
+        }
     };
-    (!owned).then(|| {
-        format!("No tray icon: this desktop has no tray host ({WATCHER} is not on the session bus). {HOW}")
-    })
+    loop {
+        let call = connection.call_method(
+            Some("org.freedesktop.DBus"),
+            "/org/freedesktop/DBus",
+            Some("org.freedesktop.DBus"),
+            "NameHasOwner",
+            &(WATCHER,),
+        );
+        let owned = match tokio::time::timeout(timeout, call).await {
+            Ok(Ok(reply)) => reply.body().deserialize::<bool>().unwrap_or(false),
+            _ => false,
+        };
+        report((!owned).then(|| {
+            format!("No tray icon: this desktop has no tray host ({WATCHER} is not on the session bus). {HOST_HOW}")
+        }));
+        // The bus went away, or it cannot be followed: the last answer stands.
+        let Some(stream) = changes.as_mut() else {
+            return;
+        };
+        if stream.next().await.is_none() {
+            return;
+        }
+    }
 }
 
+/// What to do about a missing tray host.
+#[cfg(target_os = "linux")]
+const HOST_HOW: &str = "Jobs keep running without it. On GNOME, install and turn on the \
+                        \"AppIndicator and KStatusNotifierItem Support\" extension; KDE, Xfce, \
+                        Cinnamon and most other desktops have a tray host built in.";
+
+/// Windows and macOS always have a place for the icon.
 #[cfg(not(target_os = "linux"))]
-pub async fn tray_host_problem() -> Option<String> {
-    None
+pub async fn watch_tray_host(report: impl Fn(Option<String>)) {
+    report(None)
 }

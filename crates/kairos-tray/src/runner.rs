@@ -21,8 +21,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
-/// How often the runner looks for a tray host (one may start after the runner, or go away).
-const HOST_CHECK_EVERY: Duration = Duration::from_secs(60);
 /// How long the stopped runner waits for the main loop to end before ending the process.
 const UI_EXIT_GRACE: Duration = Duration::from_secs(5);
 /// How long a stop waits for blocking work (a notification being shown, a host check) to finish.
@@ -184,20 +182,19 @@ async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
     api.apply(&engine, &dir).await;
     // New results, settings and jobs, from the runner here or from another process.
     let mut watcher = ChangeWatcher::open(&database).ok();
-    let mut host_check = tokio::time::interval(HOST_CHECK_EVERY);
-    host_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The tray host, now and whenever one starts or goes away (unless there is no icon at all).
+    let host_reports = reports.clone();
+    tokio::spawn(problems::watch_tray_host(move |problem| {
+        if !no_icon.load(Ordering::Relaxed) {
+            let _ = host_reports.send(problems::tray_report(problem));
+        }
+    }));
     println!("tray runner ready");
     loop {
         tokio::select! {
             _ = next_change(&mut watcher) => {
                 show_overview(&engine, &ui);
                 api.apply(&engine, &dir).await;
-            }
-            _ = host_check.tick() => {
-                if !no_icon.load(Ordering::Relaxed) {
-                    let problem = problems::tray_host_problem().await;
-                    problems::record(&engine, &problems::tray_report(problem));
-                }
             }
             Some(report) = report_queue.recv() => problems::record(&engine, &report),
             request = requests.recv() => match request {

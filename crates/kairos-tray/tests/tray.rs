@@ -308,3 +308,88 @@ fn a_bad_test_clock_is_refused_at_start() {
         "{stderr}"
     );
 }
+
+/// The tray host is followed, not polled: on a session bus of the test's own, the runner
+/// records "no tray host" at start, clears it as soon as a StatusNotifierWatcher takes its name,
+/// and records it again when the watcher goes away (each within seconds; the runner used to ask
+/// once a minute, and now it never wakes to ask).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_tray_problem_follows_the_tray_host() {
+    use kairos_local::settings::TRAY_PROBLEM;
+    let dir = tempfile::tempdir().unwrap();
+    let mut bus = std::process::Command::new("dbus-daemon")
+        .args(["--session", "--nofork", "--print-address=1"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map(KillOnPanic)
+        .expect("dbus-daemon (bash scripts/setup-test-deps.sh)");
+    let mut address = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(bus.stdout.take().unwrap()),
+        &mut address,
+    )
+    .unwrap();
+    let address = address.trim().to_string();
+    assert!(address.starts_with("unix:"), "bus address: {address:?}");
+
+    let mut runner = std::process::Command::new(env!("CARGO_BIN_EXE_kairos-tray"))
+        .env("KAIROS_DATA_DIR", dir.path())
+        .env("DBUS_SESSION_BUS_ADDRESS", &address)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map(KillOnPanic)
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(runner.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert_eq!(line.trim(), "tray runner ready");
+    let engine = Engine::open(EngineConfig::new(Database::File(
+        dir.path().join("kairos.db"),
+    )))
+    .unwrap();
+    // Solved is recorded as an empty value.
+    let problem = || {
+        engine
+            .setting(TRAY_PROBLEM)
+            .unwrap()
+            .filter(|p| !p.is_empty())
+    };
+    wait_until("the missing tray host to be recorded", || {
+        problem().is_some_and(|p| p.contains("no tray host"))
+    });
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let watcher = runtime.block_on(async {
+        let connection = zbus::connection::Builder::address(address.as_str())
+            .build()
+            .await
+            .unwrap();
+        connection
+            .request_name("org.kde.StatusNotifierWatcher")
+            .await
+            .unwrap();
+        connection
+    });
+    wait_until("the tray problem to clear once a host is there", || {
+        problem().is_none()
+    });
+    runtime.block_on(watcher.close()).unwrap();
+    wait_until(
+        "the tray problem to come back when the host went away",
+        || problem().is_some_and(|p| p.contains("no tray host")),
+    );
+
+    let _ = std::process::Command::new("kill")
+        .arg(runner.id().to_string())
+        .status();
+    assert!(runner.wait().unwrap().success());
+    let _ = bus.kill();
+    let _ = bus.wait();
+}
