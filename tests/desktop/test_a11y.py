@@ -21,7 +21,7 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import ROOT, invoke, wait_for
 from conftest import now as clock_now
-from window_themes import NO_RUNNING_ANIMATIONS, THEMES, apply_theme, tokens_by_theme
+from window_themes import NO_RUNNING_ANIMATIONS, THEMES, apply_theme, forget_theme_choice, tokens_by_theme
 
 AXE = ROOT / "ui/node_modules/axe-core/axe.min.js"
 BLOCKING = ("serious", "critical")
@@ -31,6 +31,12 @@ COLLECTION_ID = f"local/desktop/{COLLECTION}"
 ENCODED = "local%2Fdesktop%2Fa11y"
 JOB = "http-job"
 ROW = 'tr[data-testid="job-row-{}"]'
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _forget_the_theme(driver):
+    yield
+    forget_theme_choice(driver)
 
 
 # ---------------------------------------------------------------------------------------------

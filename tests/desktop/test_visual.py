@@ -26,7 +26,7 @@ from selenium.webdriver.common.by import By
 
 import conftest
 from conftest import HERE, OUT, invoke, wait_for
-from window_themes import NO_RUNNING_ANIMATIONS, apply_theme
+from window_themes import NO_RUNNING_ANIMATIONS, apply_theme, forget_theme_choice
 
 BASELINES = HERE / "baselines"
 UPDATE = os.environ.get("KAIROS_UPDATE_BASELINES") == "1"
@@ -59,6 +59,12 @@ def tauri_driver(request, data_dir):
         mp.setenv("TZ", "UTC")
         with conftest.running_tauri_driver(request.module.__name__, data_dir) as started:
             yield started
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _forget_the_theme(driver):
+    yield
+    forget_theme_choice(driver)
 
 
 # ---------------------------------------------------------------------------------------------

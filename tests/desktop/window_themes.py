@@ -87,3 +87,10 @@ def tokens_by_theme(driver) -> dict[str, dict]:
     out = {t: apply_theme(driver, t) for t in THEMES}
     apply_theme(driver, "light")
     return out
+
+
+def forget_theme_choice(driver) -> None:
+    """Back to following the system, as a fresh install: the menu's theme commands store the
+    choice in the webview's localStorage, which outlives this data directory (WebKit keeps it
+    per app), and a later window must not start in the theme a test left."""
+    driver.execute_script("localStorage.removeItem('kairos.theme')")
