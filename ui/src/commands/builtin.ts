@@ -17,6 +17,15 @@ import { defineThemeCommands } from "./theme";
  */
 export const CONTEXT_COMMANDS = ["about", "new-collection", "import", "new-job", "run-now", "delete", "find"] as const;
 export type ContextCommandId = (typeof CONTEXT_COMMANDS)[number];
+/** Every built-in command's id (jump targets, `go:<route>`, are not among them). */
+export type BuiltinCommandId =
+  | ContextCommandId
+  | (typeof GLOBAL_IDS)[number]
+  | "pause-all"
+  | "theme-system"
+  | "theme-light"
+  | "theme-dark";
+const GLOBAL_IDS = ["overview", "settings", "export", "palette", "back", "forward"] as const;
 
 function routeNow() {
   return parseRoute(location.hash);
@@ -64,7 +73,7 @@ export async function refreshPaused(): Promise<void> {
   }
 }
 
-const GLOBAL_COMMANDS: Command[] = [
+const GLOBAL_COMMANDS: (Command & { id: (typeof GLOBAL_IDS)[number] })[] = [
   {
     id: "overview",
     title: "Go to Overview",

@@ -7,6 +7,7 @@
 // open its own dialog for "new-collection"). The newest handler for an id wins; when it goes,
 // the one before it is back.
 import { useEffect, useRef, useState } from "preact/hooks";
+import type { BuiltinCommandId } from "./builtin";
 
 /** Where a command is listed in the palette, in this order when nothing is typed. */
 export const SECTIONS = ["Actions", "Go to", "Collections", "Jobs", "Theme", "Window"] as const;
@@ -57,7 +58,6 @@ export function commandById(id: string): Command | undefined {
 
 /** A view's way to carry out `id` (see useCommandHandler); returns the unregister function. */
 export function registerHandler(id: string, handler: Handler): () => void {
-  if (!definitions.has(id)) console.warn(`command handler for an unknown command id: ${id}`);
   const stack = handlers.get(id) ?? [];
   stack.push(handler);
   handlers.set(id, stack);
@@ -118,10 +118,11 @@ export function onCommandsChanged(listener: () => void): () => void {
  * Registers `handler` for the command `id` while the calling component is mounted and `handler`
  * is defined: the command shows in the palette (and the native menu's item runs it) only then.
  * The newest handler function is called, so passing a fresh closure on every render is fine.
+ * `id` is one of the built-in commands' ids (a typo does not compile).
  *
  *   useCommandHandler("run-now", selected ? () => runNow(selected) : undefined);
  */
-export function useCommandHandler(id: string, handler: Handler | undefined): void {
+export function useCommandHandler(id: BuiltinCommandId, handler: Handler | undefined): void {
   const latest = useRef(handler);
   latest.current = handler;
   const active = handler !== undefined;
