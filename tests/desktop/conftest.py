@@ -641,6 +641,17 @@ def invoke(driver, command: str, args: dict):
     return out["ok"]
 
 
+def paint_soon(driver: webdriver.Remote) -> None:
+    """WebKitGTK with compositing off (the window's setting) answers a screenshot only after its
+    next paint, and a page with nothing to repaint does not paint again: the request then hangs
+    (a still page, such as the first-run screen, did). So a paint is scheduled: the page's opacity
+    at 0.999 for two frames, which no screenshot comparison can tell from 1."""
+    driver.execute_script(
+        "const s = document.documentElement.style;"
+        "setTimeout(() => { s.opacity = '0.999';"
+        " requestAnimationFrame(() => requestAnimationFrame(() => { s.opacity = ''; })); }, 50);")
+
+
 def screenshot(driver: webdriver.Remote, name: str) -> Path:
     """Save the window as <name> (a PNG) in SCREENSHOTS."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -650,6 +661,7 @@ def screenshot(driver: webdriver.Remote, name: str) -> Path:
         "return document.getAnimations().filter(a => a.playState === 'running'"
         " && a.effect && a.effect.getComputedTiming().iterations !== Infinity).length === 0"),
         10, f"animations to finish before the screenshot {name}")
+    paint_soon(driver)
     assert driver.get_screenshot_as_file(str(path)), f"could not save the screenshot {path}"
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000, f"{path} is not a PNG of the window"

@@ -4,7 +4,7 @@ puts its icon on the (mock) tray. And what the X server shows is what the page p
 import os
 import subprocess
 
-from conftest import tray_bus_name, tray_menu, wait_for
+from conftest import paint_soon, tray_bus_name, tray_menu, wait_for
 
 
 def test_window_opens_with_title(driver, ui):
@@ -68,6 +68,7 @@ def test_only_the_web_process_loads_a_gl_driver_and_the_screen_shows_the_page(dr
     # The page's own picture (WebDriver asks the web process) against the X server's.
     page = tmp_path / "page.png"
     screen = tmp_path / "screen.png"
+    paint_soon(driver)
     assert driver.get_screenshot_as_file(str(page))
     x, y, width, height = driver.execute_script(
         "return [window.screenX, window.screenY, window.innerWidth, window.innerHeight]")
