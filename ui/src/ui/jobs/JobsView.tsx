@@ -158,9 +158,12 @@ export function JobsView({ collection, title, summary, onCollectionChanged }: Pr
       {!empty && jobs && (
         <div class="selection-row">
           {chosen.length === 0 && (
-            <span class="muted" id="selection-label">
-              Select a job for its actions; double-click or Enter opens it.
-            </span>
+            <>
+              <span class="muted" id="selection-label">
+                No job selected
+              </span>
+              <span class="muted">Click a job to see its actions; double-click it or press Enter to open it.</span>
+            </>
           )}
           {single && (
             <>
