@@ -1,6 +1,7 @@
 import { ArrowLeft, ArrowRight, CalendarClock as CalendarMark, Settings } from "lucide";
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { type CollectionSummary, type OpenJob, api, inTauri, messageOf, onOpenJob } from "../ipc";
+import { useMenuCommands, usePaletteShortcut } from "../commands";
 import { inOrder } from "../logic/inOrder";
 import { routeCollection, routeHash } from "../logic/routes";
 import { CollectionsEmpty } from "./CollectionsEmpty";
@@ -13,6 +14,7 @@ import { HistoryView } from "./HistoryView";
 import { navigate, useBackForward, useEngineChanged, useRoute } from "./hooks";
 import { JobsView } from "./jobs/JobsView";
 import { OverviewView } from "./overview/OverviewView";
+import { CommandPalette } from "./palette/CommandPalette";
 import { SettingsView } from "./SettingsView";
 import { Sidebar } from "./Sidebar";
 import { ThemeToggle } from "./ThemeToggle";
@@ -26,6 +28,9 @@ export function App() {
   const route = useRoute();
   const [collections, setCollections] = useState<CollectionSummary[] | null>(null);
   useBackForward();
+  // Ctrl/Cmd+K opens the palette; the native menu's items arrive as menu-command events.
+  usePaletteShortcut();
+  useMenuCommands();
 
   // Reloads may answer out of order: an older list never replaces a newer one.
   const applyCollections = useMemo(() => inOrder(setCollections), []);
@@ -94,6 +99,7 @@ export function App() {
         </main>
       </div>
       <Toast />
+      <CommandPalette />
     </div>
   );
 

@@ -24,3 +24,10 @@ export function formatTimeOfDay(value: string | number | Date): string {
   const d = parse(value);
   return Number.isNaN(d.getTime()) ? String(value) : format(d, "HH:mm");
 }
+
+/** "2026-03-01 08:00" (a table's column); the seconds go in its title. */
+export function formatDateTimeShort(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "—";
+  const d = parse(value);
+  return Number.isNaN(d.getTime()) ? String(value) : format(d, "yyyy-MM-dd HH:mm");
+}

@@ -82,7 +82,7 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
                   <button
                     type="button"
                     id={`calendars-item-${i}`}
-                    class={i === selected ? "" : "outline secondary"}
+                    class="nav-item calendar-item"
                     aria-current={i === selected ? "true" : undefined}
                     aria-invalid={errors.some((f) => calendarOf(f.path) === i) ? "true" : undefined}
                     onClick={() => setSelected(i)}

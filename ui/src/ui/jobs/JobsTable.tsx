@@ -4,7 +4,7 @@ import { statusBadgeClass } from "../../logic/history";
 import { type Sort, type SortKey, SORT_LABELS } from "../../logic/jobsTable";
 import { type Column, DataTable } from "../components/DataTable";
 import { Icon } from "../components/Icon";
-import { formatDateTime } from "../format";
+import { formatDateTime, formatDateTimeShort } from "../format";
 
 type Props = {
   jobs: JobSummary[];
@@ -32,7 +32,7 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
       header: sortable("name", "Job"),
       sort: ariaSort("name"),
       rowHeader: true,
-      width: "24%",
+      width: "22%",
       cell: (j) => (
         <>
           <span class="ellipsis job-name" title={j.name}>
@@ -45,7 +45,7 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
     {
       key: "state",
       header: "State",
-      width: "96px",
+      width: "88px",
       cell: (j) => <span class={statusBadgeClass(j.state === "Enabled" ? "completed" : j.state)}>{j.state}</span>,
     },
     {
@@ -61,14 +61,18 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
       key: "next-run",
       header: sortable("nextRun", SORT_LABELS.nextRun),
       sort: ariaSort("nextRun"),
-      width: "152px",
-      cell: (j) => <time dateTime={j.nextRun ?? undefined}>{formatDateTime(j.nextRun)}</time>,
+      width: "148px",
+      cell: (j) => (
+        <time dateTime={j.nextRun ?? undefined} title={formatDateTime(j.nextRun)}>
+          {formatDateTimeShort(j.nextRun)}
+        </time>
+      ),
     },
     {
       key: "last-result",
       header: sortable("lastResult", SORT_LABELS.lastResult),
       sort: ariaSort("lastResult"),
-      width: "152px",
+      width: "148px",
       cell: (j) => (
         <>
           {j.lastStatus ? (
@@ -76,7 +80,11 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
           ) : (
             <span class="muted">never run</span>
           )}
-          {j.lastRun && <small class="muted last-run">{formatDateTime(j.lastRun)}</small>}
+          {j.lastRun && (
+            <small class="muted last-run" title={formatDateTime(j.lastRun)}>
+              {formatDateTimeShort(j.lastRun)}
+            </small>
+          )}
         </>
       ),
     },
@@ -84,11 +92,17 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
       key: "executions",
       header: <span title="Executions">Runs</span>,
       numeric: true,
-      width: "64px",
+      width: "56px",
       cell: (j) => j.executionCount,
     },
-    { key: "failures", header: "Failures", numeric: true, width: "80px", cell: (j) => j.failureCount },
-    { key: "faulted", header: "Faulted", numeric: true, width: "80px", cell: (j) => j.faultedCount },
+    {
+      key: "failures",
+      header: <span title="Failures">Failed</span>,
+      numeric: true,
+      width: "64px",
+      cell: (j) => j.failureCount,
+    },
+    { key: "faulted", header: "Faulted", numeric: true, width: "68px", cell: (j) => j.faultedCount },
   ];
   return (
     <DataTable
