@@ -141,6 +141,11 @@ export function deleteQuestion(names: readonly string[]): string {
     : `Delete ${jobs(names.length)}? Their history goes with them.`;
 }
 
+/** What Undo says after a deletion was brought back. */
+export function restoredMessage(names: readonly string[]): string {
+  return names.length === 1 ? `Restored ${names[0]}` : `Restored ${jobs(names.length)}`;
+}
+
 export type BulkOutcome = { done: string[]; failed: { name: string; message: string }[] };
 
 /** Calls `each` once per job, one after the other (the engine's writes are serialized anyway), collecting failures. */

@@ -3,7 +3,8 @@ import { useState } from "preact/hooks";
 import { type CollectionSummary, api, messageOf } from "../../ipc";
 import { deleteQuestion } from "../../logic/collectionForm";
 import { Dialog } from "../components/Dialog";
-import { toast } from "../toast";
+import { navigate } from "../hooks";
+import { toastUndoableDeletion } from "../undoDeletion";
 import { Button } from "../components/Button";
 
 type Props = { open: boolean; collection: CollectionSummary; onClose: () => void; onDeleted: () => void };
@@ -14,8 +15,13 @@ export function DeleteCollectionDialog({ open, collection, onClose, onDeleted }:
   const confirm = async () => {
     setBusy(true);
     try {
-      await api.deleteCollection(collection.id);
-      toast(`Deleted collection ${collection.name}`);
+      const ticket = await api.deleteCollection(collection.id);
+      toastUndoableDeletion(
+        `Deleted collection ${collection.name}`,
+        `Restored collection ${collection.name}`,
+        ticket,
+        () => navigate({ page: "collection", collection: collection.id }),
+      );
       setError("");
       onClose();
       onDeleted();
@@ -28,7 +34,7 @@ export function DeleteCollectionDialog({ open, collection, onClose, onDeleted }:
   return (
     <Dialog id="delete-collection" open={open} onClose={onClose} title="Delete collection">
       <p id="delete-collection-question">{deleteQuestion(collection.name, collection.jobCount)}</p>
-      <p class="muted">Their history goes too. This cannot be undone.</p>
+      <p class="muted">Their history goes too. You can undo it for a few seconds.</p>
       {error && (
         <p class="error-text" role="alert">
           {error}

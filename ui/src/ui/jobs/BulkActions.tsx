@@ -1,10 +1,20 @@
-// Actions on several selected jobs at once: the engine's per-job commands, called once per job.
+// Actions on several selected jobs at once: the engine's per-job commands, called once per job;
+// delete is one engine operation for the whole selection, undone as one.
 import { useEffect, useState } from "preact/hooks";
-import { type JobSummary, api } from "../../ipc";
-import { type BulkAction, BULK_VERBS, bulkMessage, bulkTargets, deleteQuestion, runBulk } from "../../logic/jobsTable";
+import { type JobSummary, api, messageOf } from "../../ipc";
+import {
+  type BulkAction,
+  BULK_VERBS,
+  bulkMessage,
+  bulkTargets,
+  deleteQuestion,
+  restoredMessage,
+  runBulk,
+} from "../../logic/jobsTable";
 import { Button } from "../components/Button";
 import { Dialog } from "../components/Dialog";
 import { toast } from "../toast";
+import { toastUndoableDeletion } from "../undoDeletion";
 
 type Props = {
   collection: string;
@@ -25,6 +35,17 @@ export function BulkActions({ collection, selected, deleteRequested, onDeleteHan
     disable: (n) => api.setJobEnabled(collection, n, false),
     run: (n) => api.runJobNow(collection, n),
     delete: (n) => api.deleteJob(collection, n),
+  };
+  const removeAll = async (names: string[]) => {
+    setBusy(true);
+    try {
+      const ticket = await api.deleteJobs(collection, names);
+      toastUndoableDeletion(bulkMessage("delete", { done: names, failed: [] }), restoredMessage(names), ticket, onDone);
+    } catch (e) {
+      toast(messageOf(e), "error");
+    }
+    setBusy(false);
+    onDone();
   };
   const run = async (action: BulkAction, names: string[]) => {
     setBusy(true);
@@ -69,7 +90,9 @@ export function BulkActions({ collection, selected, deleteRequested, onDeleteHan
         onClose={() => setConfirming(null)}
         title={confirming && confirming.length > 1 ? `Delete ${confirming.length} jobs?` : "Delete job?"}
       >
-        <p id="confirm-bulk-delete-text">{confirming && deleteQuestion(confirming)} This cannot be undone.</p>
+        <p id="confirm-bulk-delete-text">
+          {confirming && deleteQuestion(confirming)} You can undo it for a few seconds.
+        </p>
         <footer class="dialog-actions">
           <Button id="confirm-bulk-delete-no" autoFocus onClick={() => setConfirming(null)}>
             Cancel
@@ -80,7 +103,7 @@ export function BulkActions({ collection, selected, deleteRequested, onDeleteHan
             onClick={() => {
               const names = confirming ?? [];
               setConfirming(null);
-              void run("delete", names);
+              void removeAll(names);
             }}
           >
             Delete {confirming?.length === 1 ? "1 job" : `${confirming?.length ?? 0} jobs`}

@@ -7,6 +7,7 @@ import { type JobSummary, api, messageOf } from "../../ipc";
 import { Button } from "../components/Button";
 import { navigate } from "../hooks";
 import { toast } from "../toast";
+import { toastUndoableDeletion } from "../undoDeletion";
 import { ConfirmDeleteDialog, DuplicateDialog } from "./JobDialogs";
 
 type Props = {
@@ -82,8 +83,8 @@ export function JobActions({
     const name = confirmDelete!;
     setConfirmDelete(null);
     try {
-      await api.deleteJob(collection, name);
-      toast(`Deleted ${name}`);
+      const ticket = await api.deleteJob(collection, name);
+      toastUndoableDeletion(`Deleted ${name}`, `Restored ${name}`, ticket, () => onChanged(null));
       onChanged(null);
     } catch (e) {
       toast(messageOf(e), "error");

@@ -15,7 +15,7 @@ export function ConfirmDeleteDialog({
   return (
     <Dialog id="confirm-delete" open={job !== null} onClose={onClose} title="Delete job?">
       <p>
-        Delete <strong>{job}</strong> and its history? This cannot be undone.
+        Delete <strong>{job}</strong> and its history? You can undo it for a few seconds.
       </p>
       <footer class="dialog-actions">
         <Button id="confirm-delete-no" autoFocus onClick={onClose}>

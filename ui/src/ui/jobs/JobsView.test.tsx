@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/pr
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type JobSummary, api } from "../../ipc";
 import { JobsView } from "./JobsView";
+import { Toast } from "../components/Toast";
 import { job } from "../../test/jobs";
 
 const C = "local/desktop/default";
@@ -125,12 +126,27 @@ describe("the jobs table", () => {
     await waitFor(() => expect(screen.getByText("Export default")).toBeTruthy());
   });
 
-  it("asks before deleting, saying how many", async () => {
-    const del = vi.spyOn(api, "deleteJob").mockImplementation(async (_c, name) => {
-      jobs = jobs.filter((j) => j.name !== name);
-      return { token: name, until: "2026-11-27T10:00:10.000Z", undoSeconds: 10 };
+  it("asks before deleting, deletes the selection as one, and Undo brings it back", async () => {
+    const kept = jobs;
+    const del = vi.spyOn(api, "deleteJobs").mockImplementation(async (_c, names) => {
+      jobs = jobs.filter((j) => !names.includes(j.name));
+      return { token: "t-1", until: "2026-11-27T10:00:10.000Z", undoSeconds: 10 };
     });
-    render(<JobsView collection={C} title="default" summary={SUMMARY} onCollectionChanged={() => {}} />);
+    const undo = vi.spyOn(api, "undoDeletion").mockImplementation(async (token) => {
+      jobs = kept;
+      return {
+        ticket: { token, until: "2026-11-27T10:00:10.000Z", undoSeconds: 10 },
+        wholeCollection: false,
+        collection: C,
+        jobs: kept.map((j) => j.name),
+      };
+    });
+    render(
+      <>
+        <JobsView collection={C} title="default" summary={SUMMARY} onCollectionChanged={() => {}} />
+        <Toast />
+      </>,
+    );
     fireEvent.click(await screen.findByLabelText("Select all shown jobs"));
     await waitFor(() => expect(screen.getByText("3 jobs selected")).toBeTruthy());
     // Delete on a focused row asks for the whole selection.
@@ -142,8 +158,15 @@ describe("the jobs table", () => {
     );
     expect(del).not.toHaveBeenCalled();
     fireEvent.click(document.getElementById("confirm-bulk-delete-yes")!);
-    await waitFor(() => expect(del).toHaveBeenCalledTimes(3));
+    await waitFor(() => expect(del).toHaveBeenCalledTimes(1));
+    expect(del.mock.calls[0][1]).toEqual(["alerts", "backup", "cleanup"]);
     await waitFor(() => expect(rowNames()).toEqual([]));
+    // One toast for the selection, with Undo: one engine call restores all three.
+    await waitFor(() => expect(document.querySelector("#toast .toast-text")!.textContent).toBe("Deleted 3 jobs"));
+    fireEvent.click(document.getElementById("toast-action")!);
+    await waitFor(() => expect(undo).toHaveBeenCalledWith("t-1"));
+    await waitFor(() => expect(document.querySelector("#toast .toast-text")!.textContent).toBe("Restored 3 jobs"));
+    await waitFor(() => expect(rowNames()).toEqual(["alerts", "backup", "cleanup"]));
   });
 
   it("moves with the arrows, opens with Enter, searches with Ctrl+F and makes a job with Ctrl+N, not N alone", async () => {
