@@ -116,9 +116,9 @@ fn open_job(desktop: &Desktop, collection: &str, job: &str) -> Option<OpenJob> {
     })
 }
 
-/// Focus the window, creating it the first time (it is `create: false` in tauri.conf.json). It is
-/// made hidden (`visible: false`) and shown once the window-state plugin has put it back where
-/// it was, so it does not appear at the default size first and then jump.
+/// Focus the window, creating it the first time (it is `create: false` in tauri.conf.json). The
+/// window-state plugin puts it back where it was during `build`, on this thread, before the event
+/// loop maps the window: it never shows at the default size first.
 fn show_window(app: &AppHandle) {
     if let Some(window) = app.get_webview_window("main") {
         let _ = window.unminimize();
@@ -134,13 +134,10 @@ fn show_window(app: &AppHandle) {
     let built = WebviewWindowBuilder::from_config(app, config)
         .and_then(|b| test_clock::shift_page_clock(b, engine).build());
     match built {
-        // On the main thread (setup), so the settings apply before the page's first paint; the
-        // plugin restored the window's place during `build` (on this thread too).
+        // On the main thread (setup), so the settings apply before the page's first paint.
         Ok(window) => {
             webview::lighten(&window);
             menu::window_made(&window);
-            let _ = window.show();
-            let _ = window.set_focus();
         }
         Err(e) => tracing::error!(error = %e, "cannot open the window"),
     }
