@@ -117,8 +117,8 @@ fn open_job(desktop: &Desktop, collection: &str, job: &str) -> Option<OpenJob> {
 }
 
 /// Focus the window, creating it the first time (it is `create: false` in tauri.conf.json). The
-/// window-state plugin puts it back where it was during `build`, on this thread, before the event
-/// loop maps the window: it never shows at the default size first.
+/// window-state plugin puts it back where it was during `build`, on this thread, in the same turn
+/// of the event loop that makes it.
 fn show_window(app: &AppHandle) {
     if let Some(window) = app.get_webview_window("main") {
         let _ = window.unminimize();

@@ -16,7 +16,6 @@ import re
 import subprocess
 import tomllib
 from contextlib import ExitStack
-from pathlib import Path
 
 import pytest
 
