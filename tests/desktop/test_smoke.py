@@ -70,8 +70,11 @@ def test_only_the_web_process_loads_a_gl_driver_and_the_screen_shows_the_page(dr
     screen = tmp_path / "screen.png"
     paint_soon(driver)
     assert driver.get_screenshot_as_file(str(page))
-    x, y, width, height = driver.execute_script(
-        "return [window.screenX, window.screenY, window.innerWidth, window.innerHeight]")
+    x, y, width, height, outer_height = driver.execute_script(
+        "return [window.screenX, window.screenY, window.innerWidth, window.innerHeight, window.outerHeight]")
+    # The page starts below the window's menu bar (src-tauri/src/menu.rs; no window manager, so no
+    # title bar): screenY is the window's top, the menu bar takes the rest of outerHeight.
+    y += outer_height - height
     subprocess.run(["import", "-window", "root", "-crop", f"{width}x{height}+{x}+{y}", "+repage",
                     str(screen)], check=True, timeout=30)
     compared = subprocess.run(["compare", "-metric", "AE", "-fuzz", "5%", str(page), str(screen), "null:"],
