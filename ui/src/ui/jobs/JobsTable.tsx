@@ -32,7 +32,7 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
       header: sortable("name", "Job"),
       sort: ariaSort("name"),
       rowHeader: true,
-      width: "22%",
+      width: "20%",
       cell: (j) => (
         <>
           <span class="ellipsis job-name" title={j.name}>
@@ -52,7 +52,7 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
       key: "schedule",
       header: "Schedule",
       cell: (j) => (
-        <span class="ellipsis" title={j.sentence}>
+        <span class="schedule-sentence" title={j.sentence}>
           {j.sentence}
         </span>
       ),
@@ -102,7 +102,7 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
       width: "64px",
       cell: (j) => j.failureCount,
     },
-    { key: "faulted", header: "Faulted", numeric: true, width: "68px", cell: (j) => j.faultedCount },
+    { key: "faulted", header: "Faulted", numeric: true, width: "76px", cell: (j) => j.faultedCount },
   ];
   return (
     <DataTable
