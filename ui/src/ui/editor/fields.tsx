@@ -19,7 +19,9 @@ export function invalidAttrs(id: string, errors: FieldError[]) {
 export function FieldErrors({ id, errors }: { id: string; errors: FieldError[] }) {
   if (!errors.length) return null;
   return (
-    <span id={`${id}-error`} class="field-errors">
+    // An alert: announced when an error appears or changes (not on every keystroke: the same
+    // text is not announced again).
+    <span id={`${id}-error`} class="field-errors" role="alert">
       {errors.map((e) => (
         <small key={e.path + e.message} class="field-error" data-path={e.path}>
           {e.message}
