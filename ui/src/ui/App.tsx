@@ -19,6 +19,7 @@ import { SettingsView } from "./SettingsView";
 import { Sidebar } from "./Sidebar";
 import { ThemeToggle } from "./ThemeToggle";
 import { toast } from "./toast";
+import { offerPendingUndo } from "./undoDeletion";
 
 /**
  * The window's frame: a header that stays put, the sidebar (navigation only), and the page in
@@ -39,6 +40,10 @@ export function App() {
   }, [applyCollections]);
   useEffect(reload, [reload]);
   useEngineChanged(reload);
+  // A deletion made before the window last closed may still be undone.
+  useEffect(() => {
+    offerPendingUndo(reload).catch(() => {});
+  }, [reload]);
   // A clicked notification (or the tray) asks to show a job: its history says what happened.
   // One that arrived before this page could listen is waiting in takeOpenJob.
   useEffect(() => {
