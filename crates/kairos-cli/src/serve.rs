@@ -307,6 +307,20 @@ async fn run(
         }
     };
     let mut engine_config = EngineConfig::new(database);
+    // Tests only: KAIROS_TEST_NOW starts the server's clock at a chosen instant, as it does the
+    // window's and the tray runner's; a value that does not parse stops the start (exit 2).
+    engine_config.clock = match kairos_local::test_clock::clock_from_env() {
+        Ok(clock) => clock,
+        Err(e) => {
+            return report(
+                &FieldError::bad_request(
+                    kairos_local::test_clock::TEST_NOW_VARIABLE,
+                    e.to_string(),
+                )
+                .into(),
+            )
+        }
+    };
     engine_config.actions.deny_private_targets = deny_private_targets;
     engine_config.takeover_after = takeover_after;
     engine_config.sqlite_sync = sqlite_sync;

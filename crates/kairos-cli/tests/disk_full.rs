@@ -91,7 +91,36 @@ impl Drop for Server {
     }
 }
 
-fn serve_on_tmpfs(mount: &std::path::Path) -> Server {
+/// The instant the servers' clock starts at (`KAIROS_TEST_NOW`, anchored to the real time it
+/// stands for), and the test's own reading of that clock: ten seconds before the end of
+/// 29 February, so the job falls due on another day, month and year than the real ones, and
+/// nothing here depends on the day the suite runs.
+struct TestClock {
+    variable: String,
+    clock: kairos_engine::ShiftedClock,
+}
+
+impl TestClock {
+    fn new() -> TestClock {
+        let real = chrono::Utc::now();
+        let variable = format!(
+            "2028-02-29T23:59:50Z@{}.{:03}",
+            real.timestamp(),
+            real.timestamp_subsec_millis()
+        );
+        let clock = kairos_local::test_clock::parse(&variable, real).expect("a test clock");
+        TestClock { variable, clock }
+    }
+
+    /// `seconds` from the servers' now, as a job's startTime.
+    fn in_seconds(&self, seconds: i64) -> String {
+        use kairos_engine::Clock;
+        (self.clock.now() + chrono::TimeDelta::seconds(seconds))
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    }
+}
+
+fn serve_on_tmpfs(mount: &std::path::Path, clock: &TestClock) -> Server {
     let script = format!(
         "mount -t tmpfs -o size=4m tmpfs '{m}' && exec '{kairos}' serve --listen 127.0.0.1:0 --data-dir '{m}/data'",
         m = mount.display(),
@@ -100,6 +129,7 @@ fn serve_on_tmpfs(mount: &std::path::Path) -> Server {
     let child = Command::new("unshare")
         .args(["--user", "--map-root-user", "--mount", "sh", "-c", &script])
         .env("KAIROS_API_TOKEN", TOKEN)
+        .env("KAIROS_TEST_NOW", &clock.variable)
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -139,7 +169,8 @@ fn a_full_disk_neither_spins_nor_floods_the_log_and_the_server_recovers_by_itsel
     let dir = tempfile::tempdir().unwrap();
     let mount = dir.path().join("mnt");
     std::fs::create_dir(&mount).unwrap();
-    let server = serve_on_tmpfs(&mount);
+    let clock = TestClock::new();
+    let server = serve_on_tmpfs(&mount, &clock);
     // The server's view of its own tmpfs (another mount namespace).
     let inside = std::path::PathBuf::from(format!(
         "/proc/{}/root{}",
@@ -154,10 +185,9 @@ fn a_full_disk_neither_spins_nor_floods_the_log_and_the_server_recovers_by_itsel
         ),
         201
     );
-    let due = chrono::Utc::now() + chrono::TimeDelta::seconds(4);
+    let due = clock.in_seconds(4);
     let job = format!(
-        r#"{{"properties": {{"startTime": "{}", "action": {{"type": "Http", "request": {{"uri": "http://127.0.0.1:{port}/due", "method": "GET"}}}}}}}}"#,
-        due.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        r#"{{"properties": {{"startTime": "{due}", "action": {{"type": "Http", "request": {{"uri": "http://127.0.0.1:{port}/due", "method": "GET"}}}}}}}}"#
     );
     assert_eq!(
         api(&server.base, &format!("{COLLECTION}/jobs/due"), &job),
@@ -228,11 +258,12 @@ impl Drop for Tmpfs {
 }
 
 /// `kairos serve` on `data`, its stderr collected into `Server::log`.
-fn serve_on(data: &std::path::Path) -> Server {
+fn serve_on(data: &std::path::Path, clock: &TestClock) -> Server {
     let child = Command::new(env!("CARGO_BIN_EXE_kairos"))
         .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(data)
         .env("KAIROS_API_TOKEN", TOKEN)
+        .env("KAIROS_TEST_NOW", &clock.variable)
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -260,7 +291,8 @@ fn a_full_disk_under_the_power_loss_filesystem_is_survived_and_loses_nothing_ack
         panic!("cannot mount the power-loss filesystem ({e}); this test needs root and /dev/fuse")
     });
     let data = mount.join("data");
-    let mut server = serve_on(&data);
+    let clock = TestClock::new();
+    let mut server = serve_on(&data, &clock);
     assert_eq!(
         api(
             &server.base,
@@ -269,11 +301,10 @@ fn a_full_disk_under_the_power_loss_filesystem_is_survived_and_loses_nothing_ack
         ),
         201
     );
-    let due = chrono::Utc::now() + chrono::TimeDelta::seconds(4);
+    let due = clock.in_seconds(4);
     let job = |uri: &str| {
         format!(
-            r#"{{"properties": {{"startTime": "{}", "action": {{"type": "Http", "request": {{"uri": "{uri}", "method": "GET"}}}}}}}}"#,
-            due.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            r#"{{"properties": {{"startTime": "{due}", "action": {{"type": "Http", "request": {{"uri": "{uri}", "method": "GET"}}}}}}}}"#
         )
     };
     let due_job = job(&format!("http://127.0.0.1:{port}/due"));
@@ -334,7 +365,7 @@ fn a_full_disk_under_the_power_loss_filesystem_is_survived_and_loses_nothing_ack
     let _ = server.child.wait();
     fs.power_loss(kairos_powerloss::Loss::Clean)
         .expect("the power loss is simulated");
-    let server = serve_on(&data);
+    let server = serve_on(&data, &clock);
     for name in ["due", "after"] {
         assert_eq!(
             get(&server.base, &format!("{COLLECTION}/jobs/{name}")),

@@ -172,6 +172,33 @@ fn refused(args: &[&str], token: Option<&str>) -> Value {
         .unwrap_or_else(|e| panic!("{args:?}: {e}: {stderr}"))
 }
 
+/// KAIROS_TEST_NOW (tests only) is read as the window and the tray runner read it: a value that
+/// does not parse stops the start, naming the variable, rather than running on a clock nobody
+/// meant.
+#[test]
+fn a_bad_test_clock_is_refused_at_start() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(tmp.path().join("data"))
+        .env("KAIROS_API_TOKEN", TOKEN)
+        .env("KAIROS_TEST_NOW", "next tuesday")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let error: Value = serde_json::from_str(stderr.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    assert_eq!(error["error"]["target"], "KAIROS_TEST_NOW", "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("RFC 3339")),
+        "{error}"
+    );
+}
+
 fn log(dir: &Path) -> String {
     std::fs::read_to_string(dir.with_extension("log")).unwrap_or_default()
 }
