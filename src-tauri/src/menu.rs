@@ -247,6 +247,21 @@ pub(crate) fn kinds(
         .collect()
 }
 
+/// The Edit menu where the system carries out its items (Windows and macOS): Undo, Redo, Cut,
+/// Copy, Paste, Select All.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn predefined_edit_items(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+    kinds(vec![
+        PredefinedMenuItem::undo(app, None),
+        PredefinedMenuItem::redo(app, None),
+        PredefinedMenuItem::separator(app),
+        PredefinedMenuItem::cut(app, None),
+        PredefinedMenuItem::copy(app, None),
+        PredefinedMenuItem::paste(app, None),
+        PredefinedMenuItem::select_all(app, None),
+    ])
+}
+
 pub(crate) fn submenu(
     app: &AppHandle,
     text: &str,

@@ -39,15 +39,7 @@ impl SystemMenu for Os {
     }
 
     fn edit_items(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
-        kinds(vec![
-            PredefinedMenuItem::undo(app, None),
-            PredefinedMenuItem::redo(app, None),
-            PredefinedMenuItem::separator(app),
-            PredefinedMenuItem::cut(app, None),
-            PredefinedMenuItem::copy(app, None),
-            PredefinedMenuItem::paste(app, None),
-            PredefinedMenuItem::select_all(app, None),
-        ])
+        super::predefined_edit_items(app)
     }
 
     fn view_end(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {

@@ -19,7 +19,6 @@ use notify::{RecursiveMode, Watcher};
 use rusqlite::{Connection, OpenFlags};
 use std::ffi::OsString;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -49,7 +48,7 @@ pub struct ChangeWatcher {
     /// Kept alive for as long as the watcher is: dropping it ends the OS watch and its thread.
     watch: Option<notify::RecommendedWatcher>,
     /// How many times `next_change` asked the database (tests: unrelated files ask nothing).
-    checks: AtomicU64,
+    checks: u64,
     /// How many of `RECHECKS_AFTER_EVENT` were made since the last file event (all: none due).
     rechecks_done: usize,
 }
@@ -78,7 +77,7 @@ impl ChangeWatcher {
             last,
             touched,
             watch,
-            checks: AtomicU64::new(0),
+            checks: 0,
             rechecks_done: RECHECKS_AFTER_EVENT.len(),
         })
     }
@@ -115,7 +114,7 @@ impl ChangeWatcher {
                     self.rechecks_done = (self.rechecks_done + 1).min(RECHECKS_AFTER_EVENT.len());
                 }
             }
-            self.checks.fetch_add(1, Ordering::Relaxed);
+            self.checks += 1;
             if self.changed().unwrap_or(true) {
                 return;
             }
@@ -129,7 +128,7 @@ impl ChangeWatcher {
 
     /// How many times `next_change` asked the database.
     pub fn checks(&self) -> u64 {
-        self.checks.load(Ordering::Relaxed)
+        self.checks
     }
 }
 
