@@ -7,6 +7,7 @@ pub mod describe;
 pub mod document;
 pub mod error;
 pub mod iso8601;
+pub mod lang;
 pub mod lenient_json;
 pub mod model;
 pub mod preview;
