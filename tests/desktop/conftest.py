@@ -467,7 +467,7 @@ def data_dir(tmp_path_factory) -> Path:
 
 
 @contextmanager
-def running_tauri_driver(name: str, data_dir: Path):
+def running_tauri_driver(name: str, data_dir: Path, extra_env: dict[str, str] | None = None):
     """tauri-driver on a free port (it starts WebKitWebDriver, which starts the app). The app
     inherits its environment, so KAIROS_DATA_DIR is set here. Yields (url, App); afterwards ends
     tauri-driver and every Kairos process of `data_dir`."""
@@ -475,6 +475,7 @@ def running_tauri_driver(name: str, data_dir: Path):
     log = OUT / f"tauri-driver-{name}.log"
     env = dict(os.environ, KAIROS_DATA_DIR=str(data_dir), KAIROS_TEST_NOW=TEST_NOW,
                RUST_LOG=os.environ.get("RUST_LOG", "info"))
+    env.update(extra_env or {})
     with open(log, "wb") as out:
         proc = subprocess.Popen([TAURI_DRIVER, "--port", str(port), "--native-port", str(native_port),
                                  "--native-driver", NATIVE_DRIVER],
@@ -495,8 +496,10 @@ def running_tauri_driver(name: str, data_dir: Path):
 
 @pytest.fixture(scope="module")
 def tauri_driver(request, data_dir):
-    """tauri-driver for this module's data directory. Yields (url, App)."""
-    with running_tauri_driver(request.module.__name__, data_dir) as started:
+    """tauri-driver for this module's data directory. Yields (url, App). A module's `APP_ENV`
+    (a dict) is added to the app's environment, e.g. `{"KAIROS_LANG": "en-XA"}`."""
+    extra = getattr(request.module, "APP_ENV", None)
+    with running_tauri_driver(request.module.__name__, data_dir, extra) as started:
         yield started
 
 
