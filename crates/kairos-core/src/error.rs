@@ -72,6 +72,16 @@ impl std::fmt::Display for ErrorCode {
     }
 }
 
+/// One value a rule's message names: a limit, a count, a name, what was given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleArg {
+    Number(i64),
+    Text(String),
+}
+
+/// A rule's arguments by name, in the order its English sentence names them.
+pub type RuleArgs = Vec<(&'static str, RuleArg)>;
+
 /// One thing wrong with the input.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", self.sentence())]
@@ -79,16 +89,40 @@ pub struct FieldError {
     pub code: ErrorCode,
     /// JSON path of the field, empty for the document as a whole.
     pub path: String,
-    /// The rule that was broken, in words, without the path.
+    /// The rule that was broken, in English words, without the path: what the REST API and
+    /// the CLI report.
     pub message: String,
+    /// The rule's stable id (`too_long`, see `validate::FieldRule`), which the window says in
+    /// its user's language; `None` for problems found outside validation's rules.
+    pub rule: Option<&'static str>,
+    /// The values the rule's message names (empty without a rule).
+    pub args: RuleArgs,
 }
 
 impl FieldError {
+    /// A problem said only in English (no rule id).
     pub fn bad_request(path: impl Into<String>, message: impl Into<String>) -> Self {
         FieldError {
             code: ErrorCode::BadRequest,
             path: path.into(),
             message: message.into(),
+            rule: None,
+            args: Vec::new(),
+        }
+    }
+
+    /// A broken rule: its id and arguments, and its English sentence. Validation builds these
+    /// through `validate::FieldRule::at`, which keeps the three in step.
+    pub fn broke(
+        path: impl Into<String>,
+        rule: &'static str,
+        args: RuleArgs,
+        message: impl Into<String>,
+    ) -> Self {
+        FieldError {
+            rule: Some(rule),
+            args,
+            ..FieldError::bad_request(path, message)
         }
     }
 
@@ -138,10 +172,12 @@ impl ValidationErrors {
         if total > MAX_ERROR_DETAILS {
             let listed = MAX_ERROR_DETAILS - 1;
             errors.truncate(listed);
-            errors.push(FieldError::bad_request(
-                "",
-                format!("and {} more problems", total - listed),
-            ));
+            errors.push(
+                crate::validate::FieldRule::MoreProblems {
+                    count: total - listed,
+                }
+                .at(""),
+            );
         }
         (!errors.is_empty()).then_some(ValidationErrors { errors, total })
     }

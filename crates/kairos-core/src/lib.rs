@@ -15,4 +15,4 @@ pub mod recurrence;
 pub mod valid;
 pub mod validate;
 
-pub use error::{arm_error, ArmError, ErrorCode, FieldError, ValidationErrors};
+pub use error::{arm_error, ArmError, ErrorCode, FieldError, RuleArg, RuleArgs, ValidationErrors};

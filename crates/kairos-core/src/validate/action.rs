@@ -1,6 +1,6 @@
 //! Action rules (spec §5.1–§5.4, §7, §8, §11).
 
-use super::Problems;
+use super::{FieldRule, Problems};
 use crate::model::{
     ActionType, HttpAuthentication, HttpAuthenticationType, HttpRequest, JobAction, RetryPolicy,
     RetryType, Secret, ServiceBusMessage, StorageQueueMessage,
@@ -41,7 +41,9 @@ pub(super) fn check_action(
         None => {
             problems.add(
                 format!("{path}.type"),
-                format!("is required; use {}", ActionType::expected()),
+                FieldRule::RequiredOneOf {
+                    expected: ActionType::ALL.iter().map(|t| t.as_str()).collect(),
+                },
             );
             None
         }
@@ -56,10 +58,7 @@ pub(super) fn check_action(
             checked.map(Box::new)
         }
         (Some(_), false) => {
-            problems.add(
-                format!("{path}.errorAction"),
-                "an error action cannot have an error action of its own",
-            );
+            problems.add(format!("{path}.errorAction"), FieldRule::NestedErrorAction);
             None
         }
         (None, _) => None,
@@ -84,7 +83,9 @@ fn check_payload(
     let missing = |problems: &mut Problems, name: &str| {
         problems.add(
             field(name),
-            format!("is required for an action of type {t}"),
+            FieldRule::RequiredForActionType {
+                action_type: t.as_str(),
+            },
         );
     };
     match t {
@@ -141,7 +142,9 @@ fn check_retry(p: &RetryPolicy, path: &str, problems: &mut Problems) -> Retry {
     let Some(kind) = p.retry_type else {
         problems.add(
             format!("{path}.retryType"),
-            format!("is required; use {}", RetryType::expected()),
+            FieldRule::RequiredOneOf {
+                expected: RetryType::ALL.iter().map(|t| t.as_str()).collect(),
+            },
         );
         return Retry::None;
     };
@@ -157,7 +160,11 @@ fn check_retry(p: &RetryPolicy, path: &str, problems: &mut Problems) -> Retry {
             if !(multiplier.is_finite() && (1.0..=10.0).contains(&multiplier)) {
                 problems.add(
                     format!("{path}.retryMultiplier"),
-                    format!("must be between 1 and 10; got {multiplier}"),
+                    FieldRule::OutOfRange {
+                        min: 1,
+                        max: 10,
+                        got: multiplier.to_string(),
+                    },
                 );
             }
             let max_interval = p
@@ -166,11 +173,10 @@ fn check_retry(p: &RetryPolicy, path: &str, problems: &mut Problems) -> Retry {
             if !(initial..=MAX_RETRY_INTERVAL).contains(&max_interval) {
                 problems.add(
                     format!("{path}.maxRetryInterval"),
-                    format!(
-                        "must be at least the retryInterval ({}) and at most 18 months (P548D); got {}",
-                        crate::iso8601::format_duration(initial),
-                        crate::iso8601::format_duration(max_interval)
-                    ),
+                    FieldRule::MaxRetryIntervalOutOfRange {
+                        min: crate::iso8601::format_duration(initial),
+                        got: crate::iso8601::format_duration(max_interval),
+                    },
                 );
             }
             Retry::Exponential {
@@ -194,17 +200,20 @@ fn check_interval_and_count(
     if !(MIN_RETRY_INTERVAL..=MAX_RETRY_INTERVAL).contains(&interval) {
         problems.add(
             format!("{path}.retryInterval"),
-            format!(
-                "must be between 15 seconds (PT15S) and 18 months (P548D); got {}",
-                crate::iso8601::format_duration(interval)
-            ),
+            FieldRule::RetryIntervalOutOfRange {
+                got: crate::iso8601::format_duration(interval),
+            },
         );
     }
     let count = p.retry_count.unwrap_or(default_count);
     if !(0..=MAX_RETRY_COUNT).contains(&count) {
         problems.add(
             format!("{path}.retryCount"),
-            format!("must be between 0 and {MAX_RETRY_COUNT}; got {count}"),
+            FieldRule::OutOfRange {
+                min: 0,
+                max: MAX_RETRY_COUNT,
+                got: count.to_string(),
+            },
         );
     }
     (interval, count.clamp(0, MAX_RETRY_COUNT) as u32)
@@ -219,16 +228,16 @@ fn check_http(
     let before = problems.0.len();
     let uri = match r.uri.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
         None => {
-            problems.add(format!("{path}.uri"), "is required");
+            problems.add(format!("{path}.uri"), FieldRule::Required);
             None
         }
         Some(u) if u.len() > MAX_URI_LENGTH => {
             problems.add(
                 format!("{path}.uri"),
-                format!(
-                    "may be at most {MAX_URI_LENGTH} characters; got {}",
-                    u.len()
-                ),
+                FieldRule::TooLong {
+                    max: MAX_URI_LENGTH,
+                    got: u.len(),
+                },
             );
             None
         }
@@ -236,14 +245,14 @@ fn check_http(
             Ok(url) if !matches!(url.scheme(), "http" | "https") || url.host().is_none() => {
                 problems.add(
                     format!("{path}.uri"),
-                    format!("must be an absolute http:// or https:// URL; got '{u}'"),
+                    FieldRule::NotAnHttpUrl { got: u.to_string() },
                 );
                 None
             }
             Ok(url) if t == ActionType::Https && url.scheme() != "https" => {
                 problems.add(
                     format!("{path}.uri"),
-                    format!("must start with https:// for an action of type Https; got '{u}'"),
+                    FieldRule::HttpsRequired { got: u.to_string() },
                 );
                 None
             }
@@ -251,7 +260,10 @@ fn check_http(
             Err(e) => {
                 problems.add(
                     format!("{path}.uri"),
-                    format!("is not a valid URL ({e}); got '{u}'"),
+                    FieldRule::NotAUrl {
+                        reason: e.to_string(),
+                        got: u.to_string(),
+                    },
                 );
                 None
             }
@@ -259,16 +271,13 @@ fn check_http(
     };
     let method = match r.method.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
         None => {
-            problems.add(
-                format!("{path}.method"),
-                "is required (for example GET, POST, PUT or DELETE)",
-            );
+            problems.add(format!("{path}.method"), FieldRule::MethodRequired);
             None
         }
         Some(m) if !m.bytes().all(is_token_byte) => {
             problems.add(
                 format!("{path}.method"),
-                format!("'{m}' is not an HTTP method name"),
+                FieldRule::NotAMethod { got: m.to_string() },
             );
             None
         }
@@ -279,7 +288,10 @@ fn check_http(
         if len > MAX_BODY_LENGTH {
             problems.add(
                 format!("{path}.body"),
-                format!("may be at most {MAX_BODY_LENGTH} characters; got {len}"),
+                FieldRule::TooLong {
+                    max: MAX_BODY_LENGTH,
+                    got: len,
+                },
             );
         }
     }
@@ -288,10 +300,10 @@ fn check_http(
         if h.len() > MAX_HEADER_COUNT {
             problems.add(
                 format!("{path}.headers"),
-                format!(
-                    "at most {MAX_HEADER_COUNT} headers are allowed; got {}",
-                    h.len()
-                ),
+                FieldRule::TooManyHeaders {
+                    max: MAX_HEADER_COUNT,
+                    got: h.len(),
+                },
             );
         }
         let total: usize = h
@@ -301,19 +313,22 @@ fn check_http(
         if total > MAX_HEADERS_LENGTH {
             problems.add(
                 format!("{path}.headers"),
-                format!("names and values may total at most {MAX_HEADERS_LENGTH} characters; got {total}"),
+                FieldRule::HeadersTooLong {
+                    max: MAX_HEADERS_LENGTH,
+                    got: total,
+                },
             );
         }
         for (name, value) in h {
             if name.is_empty() || !name.bytes().all(is_token_byte) {
                 problems.add(
                     format!("{path}.headers.{name}"),
-                    format!("'{name}' is not a valid header name"),
+                    FieldRule::NotAHeaderName { name: name.clone() },
                 );
             } else if value.contains(['\r', '\n']) {
                 problems.add(
                     format!("{path}.headers.{name}"),
-                    "a header value may not contain line breaks",
+                    FieldRule::HeaderValueLineBreak,
                 );
             }
             headers.push((name.clone(), value.clone()));
@@ -348,7 +363,12 @@ fn check_http_auth(
     let Some(kind) = a.auth_type else {
         problems.add(
             format!("{path}.type"),
-            format!("is required; use {}", HttpAuthenticationType::expected()),
+            FieldRule::RequiredOneOf {
+                expected: HttpAuthenticationType::ALL
+                    .iter()
+                    .map(|t| t.as_str())
+                    .collect(),
+            },
         );
         return None;
     };
@@ -358,7 +378,9 @@ fn check_http_auth(
             None => {
                 problems.add(
                     format!("{path}.{name}"),
-                    format!("is required for {kind} authentication"),
+                    FieldRule::RequiredForAuthentication {
+                        kind: kind.as_str(),
+                    },
                 );
                 None
             }
@@ -373,7 +395,9 @@ fn check_http_auth(
             if password.is_none() {
                 problems.add(
                     format!("{path}.password"),
-                    "is required for Basic authentication",
+                    FieldRule::RequiredForAuthentication {
+                        kind: kind.as_str(),
+                    },
                 );
             }
             Some(HttpAuth::Basic {
@@ -384,14 +408,10 @@ fn check_http_auth(
         HttpAuthenticationType::ClientCertificate => {
             let pfx = secret(&a.pfx);
             match &pfx {
-                None => problems.add(
-                    format!("{path}.pfx"),
-                    "is required for ClientCertificate authentication (the base64 of a PFX file)",
-                ),
-                Some(p) if !is_base64(p.expose()) => problems.add(
-                    format!("{path}.pfx"),
-                    "must be the base64 encoding of a PFX (PKCS #12) file",
-                ),
+                None => problems.add(format!("{path}.pfx"), FieldRule::PfxRequired),
+                Some(p) if !is_base64(p.expose()) => {
+                    problems.add(format!("{path}.pfx"), FieldRule::NotAPfx)
+                }
                 Some(_) => {}
             }
             // A PFX may have an empty password; absent is taken as empty.
@@ -409,7 +429,9 @@ fn check_http_auth(
             if secret_value.is_none() {
                 problems.add(
                     format!("{path}.secret"),
-                    "is required for ActiveDirectoryOAuth authentication",
+                    FieldRule::RequiredForAuthentication {
+                        kind: kind.as_str(),
+                    },
                 );
             }
             Some(HttpAuth::ActiveDirectoryOAuth {
@@ -448,7 +470,7 @@ fn check_storage_queue(
         if !(3..=24).contains(&a.len()) || !a.bytes().all(|b| b.is_ascii_alphanumeric()) {
             problems.add(
                 format!("{path}.storageAccount"),
-                format!("must be a storage account name: 3 to 24 lowercase letters and digits (upper case is read as lower case); got '{a}'"),
+                FieldRule::NotAStorageAccount { got: a.clone() },
             );
         }
     }
@@ -460,7 +482,7 @@ fn check_storage_queue(
         if !is_queue_name(q) {
             problems.add(
                 format!("{path}.queueName"),
-                format!("must be a queue name: 3 to 63 lowercase letters, digits and single hyphens, starting and ending with a letter or digit; got '{q}'"),
+                FieldRule::NotAQueueName { got: q.clone() },
             );
         }
     }
@@ -469,10 +491,7 @@ fn check_storage_queue(
         .clone()
         .filter(|s| !s.expose().trim().is_empty());
     if sas.is_none() {
-        problems.add(
-            format!("{path}.sasToken"),
-            "is required (a SAS query string that grants add permission)",
-        );
+        problems.add(format!("{path}.sasToken"), FieldRule::SasTokenRequired);
     }
     if problems.0.len() > before {
         return None;
@@ -508,7 +527,7 @@ fn check_service_bus(
         if ns.len() > 50 || !ns.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
             problems.add(
                 format!("{path}.namespace"),
-                format!("must be a Service Bus namespace name (letters, digits and hyphens, at most 50); got '{ns}'"),
+                FieldRule::NotAServiceBusNamespace { got: ns.clone() },
             );
         }
     }
@@ -522,14 +541,14 @@ fn check_service_bus(
         if e.len() > 260 || e.starts_with('/') || e.ends_with('/') {
             problems.add(
                 format!("{path}.{entity_field}"),
-                format!("must be an entity path of at most 260 characters, not starting or ending with '/'; got '{e}'"),
+                FieldRule::NotAnEntityPath { got: e.clone() },
             );
         }
     }
     let auth_path = format!("{path}.authentication");
     let (key_name, key) = match &m.authentication {
         None => {
-            problems.add(auth_path, "is required (sasKeyName and sasKey)");
+            problems.add(auth_path, FieldRule::ServiceBusAuthenticationRequired);
             (None, None)
         }
         Some(a) => {
@@ -540,7 +559,7 @@ fn check_service_bus(
             );
             let key = a.sas_key.clone().filter(|k| !k.is_empty());
             if key.is_none() {
-                problems.add(format!("{auth_path}.sasKey"), "is required");
+                problems.add(format!("{auth_path}.sasKey"), FieldRule::Required);
             }
             (name, key)
         }
@@ -551,12 +570,12 @@ fn check_service_bus(
             if name.is_empty() || !name.bytes().all(is_token_byte) {
                 problems.add(
                     format!("{path}.customMessageProperties.{name}"),
-                    format!("'{name}' cannot be sent as an HTTP header name"),
+                    FieldRule::NotAPropertyName { name: name.clone() },
                 );
             } else if value.contains(['\r', '\n']) {
                 problems.add(
                     format!("{path}.customMessageProperties.{name}"),
-                    "a value may not contain line breaks",
+                    FieldRule::ValueLineBreak,
                 );
             }
             custom.push((name.clone(), value.clone()));
@@ -580,7 +599,7 @@ fn required_text(value: &Option<String>, path: &str, problems: &mut Problems) ->
     match value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
         Some(v) => Some(v.to_string()),
         None => {
-            problems.add(path, "is required");
+            problems.add(path, FieldRule::Required);
             None
         }
     }

@@ -1,7 +1,7 @@
 //! Blackout calendars (Kairos extension): a collection's `properties.calendars` and a job's
 //! `recurrence.blackout`.
 
-use super::Problems;
+use super::{FieldRule, Problems};
 use crate::error::ValidationErrors;
 use crate::model::{find_calendar, fold_name, BlackoutCalendar, BlackoutRef, NamedCalendars};
 use crate::valid::{Blackout, ValidCalendar, WeeklyWindow};
@@ -32,10 +32,10 @@ pub(super) fn check_calendars(calendars: &NamedCalendars, path: &str, problems: 
     if calendars.len() > MAX_COLLECTION_CALENDARS {
         problems.add(
             path,
-            format!(
-                "may define at most {MAX_COLLECTION_CALENDARS} calendars; got {}",
-                calendars.len()
-            ),
+            FieldRule::TooManyCalendars {
+                max: MAX_COLLECTION_CALENDARS,
+                got: calendars.len(),
+            },
         );
     }
     // Names are case-insensitive: a second spelling of a name would make a job's reference
@@ -47,10 +47,10 @@ pub(super) fn check_calendars(calendars: &NamedCalendars, path: &str, problems: 
         match seen.entry(fold_name(name)) {
             Entry::Occupied(first) => problems.add(
                 &item,
-                format!(
-                    "the calendar '{name}' differs from the calendar '{}' only in case; calendar names are case-insensitive: rename or remove one",
-                    first.get()
-                ),
+                FieldRule::CalendarNameClash {
+                    name: name.clone(),
+                    other: first.get().to_string(),
+                },
             ),
             Entry::Vacant(slot) => {
                 slot.insert(name);
@@ -62,14 +62,16 @@ pub(super) fn check_calendars(calendars: &NamedCalendars, path: &str, problems: 
 
 fn check_name(name: &str, path: &str, problems: &mut Problems) {
     if name.trim().is_empty() {
-        problems.add(path, "a calendar name may not be blank");
+        problems.add(path, FieldRule::CalendarNameBlank);
     } else if name.chars().count() > MAX_CALENDAR_NAME {
         problems.add(
             path,
-            format!("a calendar name may have at most {MAX_CALENDAR_NAME} characters"),
+            FieldRule::CalendarNameTooLong {
+                max: MAX_CALENDAR_NAME,
+            },
         );
     } else if name.chars().any(char::is_control) {
-        problems.add(path, "a calendar name may not contain control characters");
+        problems.add(path, FieldRule::CalendarNameControlCharacters);
     }
 }
 
@@ -84,10 +86,10 @@ pub(super) fn check_blackout(
     if items.len() > MAX_JOB_BLACKOUTS {
         problems.add(
             path,
-            format!(
-                "may list at most {MAX_JOB_BLACKOUTS} calendars; got {}",
-                items.len()
-            ),
+            FieldRule::TooManyBlackouts {
+                max: MAX_JOB_BLACKOUTS,
+                got: items.len(),
+            },
         );
     }
     let mut out = Blackout::default();
@@ -97,11 +99,7 @@ pub(super) fn check_blackout(
             BlackoutRef::Name(name) => match named {
                 None => problems.add(
                     item_path,
-                    format!(
-                        "names the calendar '{name}', but only a job in a job collection can refer to a calendar by name \
-                         (the collection's properties.calendars); here, write the calendar inline instead: \
-                         {{\"name\": \"{name}\", \"dates\": [\"2030-12-25\"]}}"
-                    ),
+                    FieldRule::CalendarNameOutsideCollection { name: name.clone() },
                 ),
                 Some(named) => match find_calendar(named, name) {
                     // A collection's calendars were validated when it was saved; this checks
@@ -114,15 +112,14 @@ pub(super) fn check_blackout(
                         problems,
                     )),
                     None => {
-                        let known: Vec<&str> = named.keys().map(String::as_str).collect();
-                        let known = if known.is_empty() {
-                            "it defines none".to_string()
-                        } else {
-                            format!("it defines {}", known.join(", "))
-                        };
+                        let known: Vec<String> = named.keys().cloned().collect();
                         problems.add(
                             item_path,
-                            format!("the job collection has no calendar named '{name}' in properties.calendars; {known}"),
+                            FieldRule::UnknownCalendar {
+                                name: name.clone(),
+                                known_count: known.len(),
+                                known,
+                            },
                         )
                     }
                 },
@@ -157,10 +154,10 @@ fn check_calendar(
     if dates.len() > MAX_CALENDAR_DATES {
         problems.add(
             format!("{path}.dates"),
-            format!(
-                "may list at most {MAX_CALENDAR_DATES} dates (use ranges for longer spans); got {}",
-                dates.len()
-            ),
+            FieldRule::TooManyDates {
+                max: MAX_CALENDAR_DATES,
+                got: dates.len(),
+            },
         );
     }
     for (i, d) in dates.iter().enumerate() {
@@ -174,10 +171,10 @@ fn check_calendar(
     if ranges.len() > MAX_CALENDAR_RANGES {
         problems.add(
             format!("{path}.ranges"),
-            format!(
-                "may list at most {MAX_CALENDAR_RANGES} ranges; got {}",
-                ranges.len()
-            ),
+            FieldRule::TooManyRanges {
+                max: MAX_CALENDAR_RANGES,
+                got: ranges.len(),
+            },
         );
     }
     for (i, r) in ranges.iter().enumerate() {
@@ -188,7 +185,10 @@ fn check_calendar(
             if start > end {
                 problems.add(
                     format!("{item}.end"),
-                    format!("must be on or after start ({start}); got {end}"),
+                    FieldRule::EndBeforeStart {
+                        start: start.to_string(),
+                        got: end.to_string(),
+                    },
                 );
             } else {
                 out.ranges.push((start, end));
@@ -199,20 +199,17 @@ fn check_calendar(
     if weekly.len() > MAX_CALENDAR_WINDOWS {
         problems.add(
             format!("{path}.weekly"),
-            format!(
-                "may list at most {MAX_CALENDAR_WINDOWS} windows; got {}",
-                weekly.len()
-            ),
+            FieldRule::TooManyWindows {
+                max: MAX_CALENDAR_WINDOWS,
+                got: weekly.len(),
+            },
         );
     }
     for (i, w) in weekly.iter().enumerate() {
         let item = format!("{path}.weekly[{i}]");
         let days = w.days.as_deref().unwrap_or_default();
         if days.is_empty() {
-            problems.add(
-                format!("{item}.days"),
-                "is required: the days of the week the window applies to, such as [\"Saturday\", \"Sunday\"]",
-            );
+            problems.add(format!("{item}.days"), FieldRule::WindowDaysRequired);
         }
         let mask = days
             .iter()
@@ -227,10 +224,7 @@ fn check_calendar(
         };
         if let (Some(start), Some(end)) = (start, end) {
             if start == end {
-                problems.add(
-                    format!("{item}.end"),
-                    "must differ from start: a window from 22:00 to 06:00 crosses midnight, one from 00:00 to 24:00 is the whole day",
-                );
+                problems.add(format!("{item}.end"), FieldRule::WindowEndEqualsStart);
             } else if mask != 0 && start < end {
                 out.weekly.push(WeeklyWindow {
                     days: mask,
@@ -267,7 +261,7 @@ fn required_date(text: Option<&str>, path: &str, problems: &mut Problems) -> Opt
     match text {
         Some(t) => date(t, path, problems),
         None => {
-            problems.add(path, "is required (a date such as 2030-12-24)");
+            problems.add(path, FieldRule::DateRequired);
             None
         }
     }
@@ -290,7 +284,9 @@ fn date(text: &str, path: &str, problems: &mut Problems) -> Option<NaiveDate> {
     if parsed.is_none() {
         problems.add(
             path,
-            format!("'{text}' is not a date; use YYYY-MM-DD such as 2030-12-25"),
+            FieldRule::NotADate {
+                got: text.to_string(),
+            },
         );
     }
     parsed
@@ -309,14 +305,12 @@ fn time(text: &str, is_end: bool, path: &str, problems: &mut Problems) -> Option
             .filter(|&(h, m)| (h < 24 && m < 60) || (is_end && h == 24 && m == 0))
             .map(|(h, m)| h * 3600 + m * 60);
     if parsed.is_none() {
-        let range = if is_end {
-            "00:00 to 24:00"
-        } else {
-            "00:00 to 23:59"
-        };
         problems.add(
             path,
-            format!("'{text}' is not a time of day; use HH:MM from {range}"),
+            FieldRule::NotATime {
+                got: text.to_string(),
+                latest: if is_end { "24:00" } else { "23:59" },
+            },
         );
     }
     parsed

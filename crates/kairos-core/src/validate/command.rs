@@ -3,7 +3,7 @@
 //! The core cannot know which system will run the program, so a path counts as absolute when it
 //! is absolute on any of them (`/usr/bin`, `C:\Tools`, `\\server\share`).
 
-use super::Problems;
+use super::{FieldRule, Problems};
 use crate::model::CommandSpec;
 use crate::valid::CommandAction;
 use std::time::Duration;
@@ -36,41 +36,40 @@ pub(super) fn check_command(
         problems.add(
             field("program"),
             if shell {
-                "is required: the command line to run"
+                FieldRule::CommandLineRequired
             } else {
-                "is required: the program to run (a path, or a name found on PATH)"
+                FieldRule::ProgramRequired
             },
         );
     } else if program.contains('\0') {
-        problems.add(field("program"), "must not contain a NUL character");
+        problems.add(field("program"), FieldRule::ContainsNul);
     }
 
     let arguments = c.arguments.clone().unwrap_or_default();
     if shell && !arguments.is_empty() {
-        problems.add(
-            field("arguments"),
-            "must be empty when shell is true: write the arguments into the command line in program",
-        );
+        problems.add(field("arguments"), FieldRule::ArgumentsWithShell);
     }
     if arguments.len() > MAX_COMMAND_ARGUMENTS {
         problems.add(
             field("arguments"),
-            format!("may have at most {MAX_COMMAND_ARGUMENTS} entries"),
+            FieldRule::TooManyArguments {
+                max: MAX_COMMAND_ARGUMENTS,
+            },
         );
     }
     for (i, a) in arguments.iter().enumerate() {
         if a.contains('\0') {
-            problems.add(
-                format!("{path}.arguments[{i}]"),
-                "must not contain a NUL character",
-            );
+            problems.add(format!("{path}.arguments[{i}]"), FieldRule::ContainsNul);
         }
     }
     let line: usize = program.len() + arguments.iter().map(|a| a.len() + 3).sum::<usize>();
     if line > MAX_COMMAND_LINE {
         problems.add(
             field("arguments"),
-            format!("the command line is {line} characters; it may be at most {MAX_COMMAND_LINE}"),
+            FieldRule::CommandLineTooLong {
+                max: MAX_COMMAND_LINE,
+                got: line,
+            },
         );
     }
 
@@ -82,14 +81,11 @@ pub(super) fn check_command(
         .map(str::to_string);
     if let Some(dir) = &working_directory {
         if dir.contains('\0') {
-            problems.add(
-                field("workingDirectory"),
-                "must not contain a NUL character",
-            );
+            problems.add(field("workingDirectory"), FieldRule::ContainsNul);
         } else if !is_absolute_anywhere(dir) {
             problems.add(
                 field("workingDirectory"),
-                format!("must be an absolute path such as /home/me or C:\\Users\\me, not '{dir}'"),
+                FieldRule::NotAnAbsolutePath { got: dir.clone() },
             );
         }
     }
@@ -99,7 +95,9 @@ pub(super) fn check_command(
         if vars.len() > MAX_ENVIRONMENT_VARIABLES {
             problems.add(
                 field("environment"),
-                format!("may have at most {MAX_ENVIRONMENT_VARIABLES} variables"),
+                FieldRule::TooManyVariables {
+                    max: MAX_ENVIRONMENT_VARIABLES,
+                },
             );
         }
         for (name, value) in vars {
@@ -107,12 +105,10 @@ pub(super) fn check_command(
             if name.is_empty() || name.contains(['=', '\0']) {
                 problems.add(
                     field("environment"),
-                    format!(
-                        "'{name}' is not a variable name: it must be non-empty, without '=' or NUL"
-                    ),
+                    FieldRule::NotAVariableName { name: name.clone() },
                 );
             } else if value.contains('\0') {
-                problems.add(at, "must not contain a NUL character");
+                problems.add(at, FieldRule::ContainsNul);
             } else {
                 environment.push((name.clone(), value.clone()));
             }
@@ -121,31 +117,25 @@ pub(super) fn check_command(
 
     let timeout = c.timeout.unwrap_or(DEFAULT_COMMAND_TIMEOUT);
     if timeout < Duration::from_secs(1) || timeout > MAX_COMMAND_TIMEOUT {
-        problems.add(
-            field("timeout"),
-            "must be between PT1S and P7D (a week); the default is PT1H",
-        );
+        problems.add(field("timeout"), FieldRule::TimeoutOutOfRange);
     }
 
     let success_exit_codes = c.success_exit_codes.clone().unwrap_or_else(|| vec![0]);
     if success_exit_codes.is_empty() {
-        problems.add(
-            field("successExitCodes"),
-            "must list at least one exit code (leave it out for [0])",
-        );
+        problems.add(field("successExitCodes"), FieldRule::NoExitCodes);
     } else if success_exit_codes.len() > MAX_SUCCESS_EXIT_CODES {
         problems.add(
             field("successExitCodes"),
-            format!("may list at most {MAX_SUCCESS_EXIT_CODES} exit codes"),
+            FieldRule::TooManyExitCodes {
+                max: MAX_SUCCESS_EXIT_CODES,
+            },
         );
     }
     for (i, code) in success_exit_codes.iter().enumerate() {
         if !EXIT_CODE_RANGE.contains(code) {
             problems.add(
                 format!("{path}.successExitCodes[{i}]"),
-                format!(
-                    "{code} is not an exit code: it must be between -2147483648 and 4294967295"
-                ),
+                FieldRule::NotAnExitCode { got: *code },
             );
         }
     }

@@ -8,6 +8,9 @@ mod action;
 mod calendar;
 mod command;
 mod recurrence;
+mod rule;
+#[cfg(test)]
+mod rule_cases;
 
 pub use calendar::{
     validate_calendars, MAX_CALENDAR_DATES, MAX_CALENDAR_NAME, MAX_CALENDAR_RANGES,
@@ -17,6 +20,7 @@ pub use command::{
     DEFAULT_COMMAND_TIMEOUT, MAX_COMMAND_ARGUMENTS, MAX_COMMAND_LINE, MAX_COMMAND_TIMEOUT,
     MAX_ENVIRONMENT_VARIABLES, MAX_SUCCESS_EXIT_CODES,
 };
+pub use rule::FieldRule;
 
 use crate::error::{FieldError, ValidationErrors};
 use crate::model::{JobProperties, JobState, NamedCalendars};
@@ -31,8 +35,9 @@ pub const MAX_MONTHS_TO_START: u32 = 18;
 pub(crate) struct Problems(Vec<FieldError>);
 
 impl Problems {
-    pub(crate) fn add(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.0.push(FieldError::bad_request(path, message));
+    /// `rule` was broken at `path`.
+    pub(crate) fn add(&mut self, path: impl Into<String>, rule: FieldRule) {
+        self.0.push(rule.at(path));
     }
 
     fn finish<T>(self, value: Option<T>) -> Result<T, ValidationErrors> {
@@ -40,9 +45,7 @@ impl Problems {
             (Some(errors), _) => Err(errors),
             (None, Some(v)) => Ok(v),
             // A rule returned no value without saying why; never leave the caller without one.
-            (None, None) => {
-                Err(FieldError::bad_request("properties", "the job definition is invalid").into())
-            }
+            (None, None) => Err(FieldRule::JobInvalid.at("properties").into()),
         }
     }
 }
@@ -68,7 +71,7 @@ pub fn validate_job_with(
     let action = match &props.action {
         Some(a) => action::check_action(a, "properties.action", true, &mut problems),
         None => {
-            problems.add("properties.action", "is required");
+            problems.add("properties.action", FieldRule::Required);
             None
         }
     };
@@ -140,11 +143,11 @@ fn check_schedule(
         if start > limit {
             problems.add(
                 "properties.startTime",
-                format!(
-                    "must be at most {MAX_MONTHS_TO_START} months ahead (no later than {}); got {}",
-                    crate::iso8601::format_datetime(&limit),
-                    crate::iso8601::format_datetime(&start)
-                ),
+                FieldRule::StartTimeTooFar {
+                    months: MAX_MONTHS_TO_START,
+                    latest: crate::iso8601::format_datetime(&limit),
+                    got: crate::iso8601::format_datetime(&start),
+                },
             );
         }
     }

@@ -1,6 +1,6 @@
 //! Recurrence rules (spec §5.5, §9.3, §9.5, §11).
 
-use super::Problems;
+use super::{FieldRule, Problems};
 use crate::model::{
     CatchUpPolicy, JobRecurrence, JobRecurrenceSchedule, OverlapPolicy, RecurrenceFrequency,
 };
@@ -31,32 +31,39 @@ pub(super) fn check_recurrence(
     if frequency.is_none() {
         problems.add(
             format!("{path}.frequency"),
-            format!(
-                "is required when recurrence is given; use {}",
-                RecurrenceFrequency::expected()
-            ),
+            FieldRule::FrequencyRequired {
+                expected: RecurrenceFrequency::ALL
+                    .iter()
+                    .map(|f| f.as_str())
+                    .collect(),
+            },
         );
     }
     let interval = r.interval.unwrap_or(1);
     if let Some(f) = frequency {
         let max = max_interval(f);
         if !(1..=max).contains(&interval) {
+            let frequency = f.as_str();
             let rule = if max == 1 {
-                format!("must be 1 for frequency {f} (a recurrence spans at most 18 months)")
+                FieldRule::IntervalMustBeOne {
+                    frequency,
+                    got: interval,
+                }
             } else {
-                format!("must be between 1 and {max} for frequency {f}")
+                FieldRule::IntervalOutOfRange {
+                    max,
+                    frequency,
+                    got: interval,
+                }
             };
-            problems.add(
-                format!("{path}.interval"),
-                format!("{rule}; got {interval}"),
-            );
+            problems.add(format!("{path}.interval"), rule);
         }
     }
     if let Some(count) = r.count {
         if count < 1 {
             problems.add(
                 format!("{path}.count"),
-                format!("must be at least 1; got {count}"),
+                FieldRule::TooSmall { min: 1, got: count },
             );
         }
     }
@@ -69,7 +76,9 @@ pub(super) fn check_recurrence(
         Some(name) => Zone::parse(name).unwrap_or_else(|| {
             problems.add(
                 format!("{path}.timeZone"),
-                format!("'{name}' is not an IANA time zone name; use one such as Europe/Berlin, America/New_York or UTC"),
+                FieldRule::NotATimeZone {
+                    name: name.to_string(),
+                },
             );
             Zone::Utc
         }),
@@ -136,12 +145,17 @@ fn check_schedule(
         if frequency != Some(RecurrenceFrequency::Week) {
             problems.add(
                 format!("{path}.weekDays"),
-                format!("can only be used with frequency Week; the frequency is {freq_name}"),
+                FieldRule::OnlyWithFrequencyWeek {
+                    frequency: freq_name,
+                },
             );
         } else if days.len() > 7 {
             problems.add(
                 format!("{path}.weekDays"),
-                format!("may list at most 7 days; got {}", days.len()),
+                FieldRule::TooManyWeekDays {
+                    max: 7,
+                    got: days.len(),
+                },
             );
         }
         out.week_days = Some(
@@ -153,9 +167,9 @@ fn check_schedule(
         if !by_month_or_year {
             problems.add(
                 format!("{path}.monthDays"),
-                format!(
-                    "can only be used with frequency Month or Year; the frequency is {freq_name}"
-                ),
+                FieldRule::OnlyWithFrequencyMonthOrYear {
+                    frequency: freq_name,
+                },
             );
         }
         let mut md = MonthDays::default();
@@ -165,7 +179,7 @@ fn check_schedule(
                 -31..=-1 => md.negative |= 1 << (-d),
                 _ => problems.add(
                     format!("{path}.monthDays[{i}]"),
-                    format!("must be between 1 and 31, or between -31 and -1 to count from the month's end (-1 = last day); got {d}"),
+                    FieldRule::NotAMonthDay { got: d },
                 ),
             }
         }
@@ -175,16 +189,16 @@ fn check_schedule(
         if !by_month_or_year {
             problems.add(
                 format!("{path}.monthlyOccurrences"),
-                format!(
-                    "can only be used with frequency Month or Year; the frequency is {freq_name}"
-                ),
+                FieldRule::OnlyWithFrequencyMonthOrYear {
+                    frequency: freq_name,
+                },
             );
         }
         let mut mo = MonthlyOccurrences::default();
         for (i, o) in occurrences.iter().enumerate() {
             let item = format!("{path}.monthlyOccurrences[{i}]");
             let Some(day) = o.day else {
-                problems.add(format!("{item}.day"), "is required (Monday … Sunday)");
+                problems.add(format!("{item}.day"), FieldRule::WeekDayRequired);
                 continue;
             };
             match o.occurrence {
@@ -197,7 +211,10 @@ fn check_schedule(
                 Some(n) => {
                     problems.add(
                         format!("{item}.Occurrence"),
-                        format!("must be 1 to 5 (first … fifth) or -1 to -5 (last … fifth from the end), or omitted for every {day}; got {n}"),
+                        FieldRule::NotAnOccurrence {
+                            day: day.as_str(),
+                            got: n,
+                        },
                     );
                     continue;
                 }
@@ -222,7 +239,11 @@ fn check_catch_up(
         if !(1..=1000).contains(&n) {
             problems.add(
                 format!("{path}.maxCount"),
-                format!("must be between 1 and 1000; got {n}"),
+                FieldRule::OutOfRange {
+                    min: 1,
+                    max: 1000,
+                    got: n.to_string(),
+                },
             );
         }
         out.max_count = n.clamp(1, 1000) as u32;
@@ -231,10 +252,9 @@ fn check_catch_up(
         if age.is_zero() || age > std::time::Duration::from_secs(548 * 86_400) {
             problems.add(
                 format!("{path}.maxAge"),
-                format!(
-                    "must be longer than zero and at most 18 months (P548D); got {}",
-                    crate::iso8601::format_duration(age)
-                ),
+                FieldRule::CatchUpMaxAgeOutOfRange {
+                    got: crate::iso8601::format_duration(age),
+                },
             );
         }
         out.max_age = age;
@@ -257,16 +277,17 @@ pub(super) fn check_reach(
     }
     let s = &r.schedule;
     let local = r.zone.to_local(anchor);
-    let zone = r.zone.name();
-    let n = r.interval;
-    let (field, message) = match r.frequency {
-        RecurrenceFrequency::Month | RecurrenceFrequency::Year if reach.months == 0 => {
-            let first = local.format("%B %Y");
-            (
-                "months",
-                format!("never runs: every {n} month(s) from {first} never reaches one of the months listed"),
-            )
-        }
+    let zone = r.zone.name().to_string();
+    let interval = r.interval;
+    let from_month = local.format("%Y-%m").to_string();
+    let (field, rule) = match r.frequency {
+        RecurrenceFrequency::Month | RecurrenceFrequency::Year if reach.months == 0 => (
+            "months",
+            FieldRule::NeverRunsMonthsUnreached {
+                interval,
+                from_month,
+            },
+        ),
         RecurrenceFrequency::Month | RecurrenceFrequency::Year => {
             let field = if s.month_days.is_some() {
                 "monthDays"
@@ -275,71 +296,74 @@ pub(super) fn check_reach(
             } else {
                 "months"
             };
-            let months: Vec<&str> = (0..12u8)
+            let months: Vec<u32> = (0..12u32)
                 .filter(|m| reach.months & (1 << m) != 0)
-                .filter_map(|m| chrono::Month::try_from(m + 1).ok())
-                .map(|m| m.name())
+                .map(|m| m + 1)
                 .collect();
-            let from = local.format("%B %Y");
-            let every = if r.frequency == RecurrenceFrequency::Year {
-                "every year".to_string()
+            let frequency = r.frequency.as_str();
+            let month_count = months.len();
+            let rule = if field == "months" {
+                FieldRule::NeverRunsDayOfMonth {
+                    frequency,
+                    interval,
+                    from_month,
+                    months,
+                    month_count,
+                    day: local.day(),
+                }
             } else {
-                format!("every {n} month(s)")
+                FieldRule::NeverRunsDaysSelected {
+                    frequency,
+                    interval,
+                    from_month,
+                    months,
+                    month_count,
+                }
             };
-            let days = if field == "months" {
-                format!("the {}", crate::describe::ordinal(local.day()))
-            } else {
-                "one of the days selected".to_string()
-            };
-            (
-                field,
-                format!(
-                    "never runs: {every} from {from} reaches only {}, and {} never has {days}",
-                    months.join(", "),
-                    if months.len() == 1 {
-                        "that month"
-                    } else {
-                        "none of these months"
-                    },
-                ),
-            )
+            (field, rule)
         }
         RecurrenceFrequency::Hour | RecurrenceFrequency::Minute => {
-            let unit = if r.frequency == RecurrenceFrequency::Hour {
-                "hour"
-            } else {
-                "minute"
-            };
-            let from = local.format("%H:%M");
+            let frequency = r.frequency.as_str();
+            let from = local.format("%H:%M").to_string();
             let hours_ruled_out = s.hours.is_some_and(|h| h & reach.hours == 0);
             if hours_ruled_out || s.minutes.is_none() {
-                let hours: Vec<String> = (0..24)
-                    .filter(|h| reach.hours & (1 << h) != 0)
-                    .map(|h| h.to_string())
-                    .collect();
+                let hours: Vec<u32> = (0..24).filter(|h| reach.hours & (1 << h) != 0).collect();
                 (
                     "hours",
-                    format!(
-                        "never runs: every {n} {unit}(s) from {from} ({zone}) reaches only the hours {}, and none of them is listed",
-                        hours.join(", ")
-                    ),
+                    FieldRule::NeverRunsHours {
+                        frequency,
+                        interval,
+                        from,
+                        zone,
+                        hours,
+                    },
+                )
+            } else if s.hours.is_some() {
+                (
+                    "minutes",
+                    FieldRule::NeverRunsMinutesInHours {
+                        frequency,
+                        interval,
+                        from,
+                        zone,
+                    },
                 )
             } else {
                 (
                     "minutes",
-                    format!(
-                        "never runs: every {n} {unit}(s) from {from} ({zone}) never reaches one of the minutes listed{}",
-                        if s.hours.is_some() { " within the hours listed" } else { "" }
-                    ),
+                    FieldRule::NeverRunsMinutes {
+                        frequency,
+                        interval,
+                        from,
+                        zone,
+                    },
                 )
             }
         }
         // Day and Week rules run in every period.
-        _ => ("", String::new()),
+        _ => return,
     };
-    if !message.is_empty() {
-        problems.add(format!("{path}.schedule.{field}"), message);
-    }
+    problems.add(format!("{path}.schedule.{field}"), rule);
 }
 
 /// An empty list means the same as an absent one: no constraint given.
@@ -352,7 +376,7 @@ fn mask_of(
     min: i64,
     max: i64,
     path: &str,
-    what: &str,
+    what: &'static str,
     problems: &mut Problems,
 ) -> u128 {
     let mut mask = 0u128;
@@ -362,7 +386,12 @@ fn mask_of(
         } else {
             problems.add(
                 format!("{path}[{i}]"),
-                format!("{what} must be between {min} and {max}; got {v}"),
+                FieldRule::ListValueOutOfRange {
+                    unit: what,
+                    min,
+                    max,
+                    got: v,
+                },
             );
         }
     }
