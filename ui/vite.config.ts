@@ -8,5 +8,10 @@ export default defineConfig({
   build: { outDir: "dist", emptyOutDir: true, target: "safari15" },
   server: { port: 5173, strictPort: true },
   // Logic tests run in Node; component tests (*.test.tsx) ask for happy-dom in their first line.
-  test: { include: ["src/**/*.test.ts", "src/**/*.test.tsx"], environment: "node" },
+  // Every test reads the window in English (src/i18n/testSetup.ts).
+  test: {
+    include: ["src/**/*.test.ts", "src/**/*.test.tsx"],
+    environment: "node",
+    setupFiles: ["src/i18n/testSetup.ts"],
+  },
 });

@@ -1,0 +1,50 @@
+// The language setting as the backend reports it: `getLanguage()`, `setLanguage(setting)` and the
+// `languageChanged` event (the saved setting, or null for the OS language; `resolved`, the language
+// to show). Until the backend offers them (older builds, the development fake without them), the
+// window speaks English and the setting cannot be changed.
+import * as ipc from "../ipc";
+import { isLocale, type Locale, SOURCE_LOCALE } from "./locales";
+
+export type LanguageInfo = { setting: string | null; resolved: Locale };
+
+type LanguageCommands = {
+  getLanguage?: () => Promise<{ setting: string | null; resolved: string }>;
+  setLanguage?: (setting: string | null) => Promise<{ setting: string | null; resolved: string }>;
+};
+type LanguageEvents = {
+  onLanguageChanged?: (cb: (info: { setting: string | null; resolved: string }) => void) => () => void;
+};
+
+const commands = ipc.api as typeof ipc.api & LanguageCommands;
+const events = ipc as typeof ipc & LanguageEvents;
+
+const ENGLISH: LanguageInfo = { setting: null, resolved: SOURCE_LOCALE };
+
+/** A backend answer with a language the window has no catalog for reads as English. */
+export function toLanguageInfo(raw: { setting: string | null; resolved: string }): LanguageInfo {
+  return { setting: raw.setting, resolved: isLocale(raw.resolved) ? raw.resolved : SOURCE_LOCALE };
+}
+
+export const languageSource = {
+  /** Whether Settings can offer the choice (the backend has the commands). */
+  canChoose: (): boolean => typeof commands.setLanguage === "function",
+  async get(): Promise<LanguageInfo> {
+    if (typeof commands.getLanguage !== "function") return ENGLISH;
+    try {
+      return toLanguageInfo(await commands.getLanguage());
+    } catch (e) {
+      console.error("getLanguage failed; showing English", e);
+      return ENGLISH;
+    }
+  },
+  /** Saves the setting (null: follow the OS); the backend answers with the language to show. */
+  async set(setting: string | null): Promise<LanguageInfo> {
+    if (typeof commands.setLanguage !== "function") return ENGLISH;
+    return toLanguageInfo(await commands.setLanguage(setting));
+  },
+  /** Calls `cb` on every change of the setting (from Settings, or another window); returns the unsubscribe. */
+  onChange(cb: (info: LanguageInfo) => void): () => void {
+    if (typeof events.onLanguageChanged !== "function") return () => {};
+    return events.onLanguageChanged((raw) => cb(toLanguageInfo(raw)));
+  },
+};
