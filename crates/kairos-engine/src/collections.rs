@@ -16,6 +16,7 @@ use crate::time::to_ms;
 use chrono::{DateTime, Utc};
 use kairos_core::document::from_value_at;
 use kairos_core::model::{JobCollectionDefinition, JobCollectionState, JobState, SkuName};
+use kairos_core::validate::FieldRule;
 use kairos_core::ValidationErrors;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -279,6 +280,11 @@ fn toggled(row: &JobRow, enabled: bool, now: DateTime<Utc>) -> Result<(String, O
     Ok((json, next_run))
 }
 
+/// A quota field that broke `rule`: the window says it in its user's language by the rule's id.
+fn broke(path: &str, rule: FieldRule) -> EngineError {
+    ValidationErrors::from(rule.at(path)).into()
+}
+
 pub(crate) fn parse_collection(body: Value) -> Result<JobCollectionDefinition> {
     if !body.is_object() {
         return Err(EngineError::bad_request(
@@ -293,23 +299,23 @@ pub(crate) fn parse_collection(body: Value) -> Result<JobCollectionDefinition> {
     if let Some(q) = &def.properties.quota {
         if let Some(n) = q.max_job_count {
             if n < 1 {
-                return Err(EngineError::bad_request(
+                return Err(broke(
                     "properties.quota.maxJobCount",
-                    format!("must be at least 1; got {n}"),
+                    FieldRule::TooSmall { min: 1, got: n },
                 ));
             }
         }
         if let Some(m) = &q.max_recurrence {
             if m.frequency.is_none() {
-                return Err(EngineError::bad_request(
+                return Err(broke(
                     "properties.quota.maxRecurrence.frequency",
-                    "is required",
+                    FieldRule::Required,
                 ));
             }
             if let Some(i) = m.interval.filter(|i| *i < 1) {
-                return Err(EngineError::bad_request(
+                return Err(broke(
                     "properties.quota.maxRecurrence.interval",
-                    format!("must be at least 1; got {i}"),
+                    FieldRule::TooSmall { min: 1, got: i },
                 ));
             }
         }
