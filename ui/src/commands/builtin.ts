@@ -1,7 +1,8 @@
-// The window's own commands: their titles (each a plain literal, for the translation to come),
-// sections, keywords and shortcut labels, and how the global ones run. The ids are the native
+// The window's own commands: their titles (translated when defined, and defined again when the
+// language changes), sections, keywords and shortcut labels, and how the global ones run. The ids are the native
 // menu's `menu-command` payloads (menu.ts); jump targets to collections and jobs are added by
 // jumpTargets.ts, the theme's by theme.ts.
+import { i18n } from "../i18n";
 import { api, messageOf } from "../ipc";
 import { parseRoute, routeCollection } from "../logic/routes";
 import { navigate } from "../ui/hooks";
@@ -38,13 +39,11 @@ function shownCollection(): string | null {
 
 let paused: boolean | null = null;
 
-const pauseTitles = { pause: "Pause all jobs", resume: "Resume all jobs" } as const;
-
 async function togglePaused(): Promise<void> {
   try {
     const now = await api.setPaused(!(await api.getPaused()));
     setPausedShown(now);
-    toast(now ? "Paused: no job fires until you resume" : "Resumed: jobs fire again");
+    toast(now ? i18n._("Paused: no job fires until you resume") : i18n._("Resumed: jobs fire again"));
   } catch (e) {
     toast(messageOf(e), "error");
   }
@@ -52,7 +51,7 @@ async function togglePaused(): Promise<void> {
 
 const pauseCommand = (isPaused: boolean | null): Command => ({
   id: "pause-all",
-  title: isPaused ? pauseTitles.resume : pauseTitles.pause,
+  title: isPaused ? i18n._("Resume all jobs") : i18n._("Pause all jobs"),
   section: "Actions",
   keywords: ["pause", "resume", "stop", "suspend", "all jobs", "tray"],
   run: togglePaused,
@@ -73,17 +72,17 @@ export async function refreshPaused(): Promise<void> {
   }
 }
 
-const GLOBAL_COMMANDS: (Command & { id: (typeof GLOBAL_IDS)[number] })[] = [
+const globalCommands = (): (Command & { id: (typeof GLOBAL_IDS)[number] })[] => [
   {
     id: "overview",
-    title: "Go to Overview",
+    title: i18n._("Go to Overview"),
     section: "Go to",
     keywords: ["calendar", "week", "month", "day", "runs", "schedule"],
     run: () => navigate({ page: "overview" }),
   },
   {
     id: "settings",
-    title: "Settings",
+    title: i18n._("Settings"),
     section: "Go to",
     keywords: ["preferences", "options", "api", "port", "token"],
     shortcut: "Mod+,",
@@ -91,7 +90,7 @@ const GLOBAL_COMMANDS: (Command & { id: (typeof GLOBAL_IDS)[number] })[] = [
   },
   {
     id: "export",
-    title: "Export collection…",
+    title: i18n._("Export collection…"),
     section: "Actions",
     keywords: ["save", "bundle", "arm", "template", "crontab", "file", "backup"],
     available: () => shownCollection() !== null,
@@ -102,7 +101,7 @@ const GLOBAL_COMMANDS: (Command & { id: (typeof GLOBAL_IDS)[number] })[] = [
   },
   {
     id: "palette",
-    title: "Command palette",
+    title: i18n._("Command palette"),
     section: "Window",
     keywords: ["commands", "search", "jump"],
     shortcut: "Mod+K",
@@ -112,7 +111,7 @@ const GLOBAL_COMMANDS: (Command & { id: (typeof GLOBAL_IDS)[number] })[] = [
   },
   {
     id: "back",
-    title: "Back",
+    title: i18n._({ id: "command.back", message: "Back" }),
     section: "Window",
     keywords: ["previous", "history"],
     shortcut: "Alt+ArrowLeft",
@@ -120,7 +119,7 @@ const GLOBAL_COMMANDS: (Command & { id: (typeof GLOBAL_IDS)[number] })[] = [
   },
   {
     id: "forward",
-    title: "Forward",
+    title: i18n._({ id: "command.forward", message: "Forward" }),
     section: "Window",
     keywords: ["next", "history"],
     shortcut: "Alt+ArrowRight",
@@ -128,23 +127,42 @@ const GLOBAL_COMMANDS: (Command & { id: (typeof GLOBAL_IDS)[number] })[] = [
   },
 ];
 
-const CONTEXT_DEFINITIONS: Record<ContextCommandId, Omit<Command, "id">> = {
-  about: { title: "About Kairos", section: "Window", keywords: ["version", "license"] },
-  "new-collection": { title: "New collection…", section: "Actions", keywords: ["create", "add", "plan", "quota"] },
+const contextDefinitions = (): Record<ContextCommandId, Omit<Command, "id">> => ({
+  about: { title: i18n._("About Kairos"), section: "Window", keywords: ["version", "license"] },
+  "new-collection": {
+    title: i18n._("New collection…"),
+    section: "Actions",
+    keywords: ["create", "add", "plan", "quota"],
+  },
   import: {
-    title: "Import…",
+    title: i18n._("Import…"),
     section: "Actions",
     keywords: ["bundle", "arm", "template", "crontab", "file", "open"],
   },
-  "new-job": { title: "New job", section: "Actions", keywords: ["create", "add"], shortcut: "Mod+N" },
-  "run-now": { title: "Run now", section: "Actions", keywords: ["start", "fire", "trigger"], shortcut: "F5" },
-  delete: { title: "Delete…", section: "Actions", keywords: ["remove", "trash"], shortcut: "Delete" },
-  find: { title: "Find", section: "Actions", keywords: ["search", "filter"], shortcut: "Mod+F" },
-};
+  "new-job": { title: i18n._("New job"), section: "Actions", keywords: ["create", "add"], shortcut: "Mod+N" },
+  "run-now": {
+    title: i18n._("Run now"),
+    section: "Actions",
+    keywords: ["start", "fire", "trigger"],
+    shortcut: "F5",
+  },
+  delete: { title: i18n._("Delete…"), section: "Actions", keywords: ["remove", "trash"], shortcut: "Delete" },
+  find: { title: i18n._("Find"), section: "Actions", keywords: ["search", "filter"], shortcut: "Mod+F" },
+});
 
-/** Defines the built-in commands (idempotent: a second call replaces the same definitions). */
+let followsLanguage = false;
+
+/**
+ * Defines the built-in commands (idempotent: a second call replaces the same definitions), in the
+ * window's language, and again whenever the language changes.
+ */
 export function defineBuiltinCommands(): void {
-  defineCommands([...GLOBAL_COMMANDS, pauseCommand(paused)]);
-  defineCommands(CONTEXT_COMMANDS.map((id) => ({ id, ...CONTEXT_DEFINITIONS[id] })));
+  const definitions = contextDefinitions();
+  defineCommands([...globalCommands(), pauseCommand(paused)]);
+  defineCommands(CONTEXT_COMMANDS.map((id) => ({ id, ...definitions[id] })));
   defineThemeCommands();
+  if (!followsLanguage) {
+    followsLanguage = true;
+    i18n.on("change", defineBuiltinCommands);
+  }
 }

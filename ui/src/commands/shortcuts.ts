@@ -3,6 +3,7 @@
 // `menu-command` events (menu.ts); the page binds only what the menu does not have. Every binding
 // has a modifier, so no single key fires a command while someone types.
 import { useEffect } from "preact/hooks";
+import { i18n } from "../i18n";
 import { runCommand } from "./registry";
 
 export const isMac =
@@ -14,13 +15,27 @@ const BINDINGS: { shortcut: string; command: string }[] = [{ shortcut: "Mod+K", 
 const MAC_SYMBOLS: Record<string, string> = { Mod: "⌘", Alt: "⌥", Shift: "⇧", Ctrl: "⌃" };
 const KEY_NAMES: Record<string, string> = { ArrowLeft: "←", ArrowRight: "→", ArrowUp: "↑", ArrowDown: "↓" };
 
-/** "Mod+Shift+K" as the platform writes it: "Ctrl+Shift+K", or "⌘⇧K" on macOS. */
+/** The names printed on keyboards in the window's language (German keyboards say Strg, Entf). */
+function keyName(key: string): string {
+  switch (key) {
+    case "Ctrl":
+      return i18n._({ id: "key.ctrl", message: "Ctrl" });
+    case "Shift":
+      return i18n._({ id: "key.shift", message: "Shift" });
+    case "Delete":
+      return i18n._({ id: "key.delete", message: "Delete" });
+    default:
+      return key;
+  }
+}
+
+/** "Mod+Shift+K" as the platform writes it: "Ctrl+Shift+K" ("Strg+Umschalt+K"), or "⌘⇧K" on macOS. */
 export function shortcutLabel(shortcut: string, mac = isMac): string {
   const parts = shortcut.split(/\+(?!$)/);
   const key = parts.pop() ?? "";
-  const shownKey = KEY_NAMES[key] ?? (key.length === 1 ? key.toUpperCase() : key);
+  const shownKey = KEY_NAMES[key] ?? (key.length === 1 ? key.toUpperCase() : mac ? key : keyName(key));
   if (mac) return parts.map((m) => MAC_SYMBOLS[m] ?? m).join("") + shownKey;
-  return [...parts.map((m) => (m === "Mod" ? "Ctrl" : m)), shownKey].join("+");
+  return [...parts.map((m) => keyName(m === "Mod" ? "Ctrl" : m)), shownKey].join("+");
 }
 
 /** Whether `e` is exactly `shortcut` ("Mod" is ⌘ on macOS and Ctrl elsewhere; no other modifier). */

@@ -2,6 +2,7 @@ import { ArrowLeft, ArrowRight, CalendarClock as CalendarMark, Settings } from "
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { type CollectionSummary, type OpenJob, api, inTauri, messageOf, onOpenJob } from "../ipc";
 import { useMenuCommands, usePaletteShortcut } from "../commands";
+import { i18n, useI18n } from "../i18n";
 import { inOrder } from "../logic/inOrder";
 import { routeCollection, routeHash } from "../logic/routes";
 import { CollectionsEmpty } from "./CollectionsEmpty";
@@ -26,6 +27,8 @@ import { offerPendingUndo } from "./undoDeletion";
  * <main>, the one part that scrolls.
  */
 export function App() {
+  // The root re-renders on a language change, so the whole window repaints in the new language.
+  useI18n();
   const route = useRoute();
   const [collections, setCollections] = useState<CollectionSummary[] | null>(null);
   useBackForward();
@@ -36,7 +39,9 @@ export function App() {
   // Reloads may answer out of order: an older list never replaces a newer one.
   const applyCollections = useMemo(() => inOrder(setCollections), []);
   const reload = useCallback(() => {
-    applyCollections(api.listCollections()).catch((e) => toast(`Could not list collections: ${messageOf(e)}`, "error"));
+    applyCollections(api.listCollections()).catch((e) =>
+      toast(i18n._("Could not list job collections: {reason}", { reason: messageOf(e) }), "error"),
+    );
   }, [applyCollections]);
   useEffect(reload, [reload]);
   useEngineChanged(reload);
@@ -70,7 +75,7 @@ export function App() {
   return (
     <div class="app">
       <a class="skip-link" href="#main">
-        Skip to content
+        {i18n._("Skip to content")}
       </a>
       <header class="app-header">
         <a href="#/" class="brand">
@@ -78,18 +83,23 @@ export function App() {
           <span>Kairos</span>
         </a>
         <div class="history-buttons">
-          <IconButton icon={ArrowLeft} size="sm" label="Back (Alt+Left)" onClick={() => history.back()} />
-          <IconButton icon={ArrowRight} size="sm" label="Forward (Alt+Right)" onClick={() => history.forward()} />
+          <IconButton icon={ArrowLeft} size="sm" label={i18n._("Back (Alt+Left)")} onClick={() => history.back()} />
+          <IconButton
+            icon={ArrowRight}
+            size="sm"
+            label={i18n._("Forward (Alt+Right)")}
+            onClick={() => history.forward()}
+          />
         </div>
-        {!inTauri && <small class="muted dev-note">development fake backend</small>}
+        {!inTauri && <small class="muted dev-note">{i18n._("development fake backend")}</small>}
         <div class="header-actions">
           <PauseToggle />
           <a
             id="open-settings"
             class="btn btn-ghost btn-icon"
             href={routeHash({ page: "settings" })}
-            aria-label="Settings"
-            title="Settings"
+            aria-label={i18n._("Settings")}
+            title={i18n._("Settings")}
             aria-current={route.page === "settings" ? "page" : undefined}
           >
             <Icon icon={Settings} />
@@ -100,7 +110,7 @@ export function App() {
       <div class="layout">
         <Sidebar collections={collections} route={route} onChanged={reload} />
         <main id="main" tabIndex={-1}>
-          {collections === null && route.page !== "settings" ? <p aria-busy="true">Loading…</p> : page()}
+          {collections === null && route.page !== "settings" ? <p aria-busy="true">{i18n._("Loading…")}</p> : page()}
         </main>
       </div>
       <Toast />

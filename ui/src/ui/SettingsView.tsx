@@ -1,4 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
+import { i18n, LANGUAGE_NAMES, showLocale, useI18n } from "../i18n";
+import { languageSource } from "../i18n/language";
+import { fill, slots } from "../i18n/rich";
 import { type ApiInfo, type DesktopProblems, type Settings, api, messageOf, onEngineChanged } from "../ipc";
 import { copyText } from "./jobs/download";
 import { toast } from "./toast";
@@ -9,12 +12,15 @@ import { type ThemePreference, onThemeChange, setThemePreference, themePreferenc
 
 /** Each change is saved at once (setSettings answers with what was stored). */
 export function SettingsView() {
+  useI18n();
   const [settings, setSettings] = useState<Settings | null>(null);
   const [info, setInfo] = useState<ApiInfo | null>(null);
   const [port, setPort] = useState("");
   const [error, setError] = useState("");
   const [problems, setProblems] = useState<DesktopProblems>({ tray: null, notifications: null });
   const [testing, setTesting] = useState(false);
+  // The port field is marked invalid while the error is about it.
+  const [portInvalid, setPortInvalid] = useState(false);
 
   const refreshInfo = () => api.apiInfo().then(setInfo, () => setInfo(null));
   const refreshProblems = () => api.desktopProblems().then(setProblems, () => {});
@@ -36,9 +42,9 @@ export function SettingsView() {
     setTesting(true);
     try {
       await api.sendTestNotification();
-      toast("Test notification sent");
+      toast(i18n._("Test notification sent"));
     } catch (e) {
-      toast(`No notification: ${messageOf(e)}`, "error");
+      toast(i18n._("No notification: {reason}", { reason: messageOf(e) }), "error");
     } finally {
       setTesting(false);
       refreshProblems();
@@ -52,13 +58,14 @@ export function SettingsView() {
       setSettings(saved);
       setPort(String(saved.apiPort));
       setError("");
-      toast("Settings saved");
+      setPortInvalid(false);
+      toast(i18n._("Settings saved"));
       // The server starts or stops in the background; ask again a moment later.
       refreshInfo();
       setTimeout(refreshInfo, 1500);
     } catch (e) {
       setError(messageOf(e));
-      toast(`Settings not saved: ${messageOf(e)}`, "error");
+      toast(i18n._("Settings not saved: {reason}", { reason: messageOf(e) }), "error");
     }
   };
 
@@ -66,7 +73,8 @@ export function SettingsView() {
     const n = Number(port);
     if (!settings || n === settings.apiPort) return;
     if (!Number.isInteger(n) || n < 1 || n > 65535) {
-      setError("The port is a number from 1 to 65535.");
+      setError(i18n._("The port is a number from 1 to 65535."));
+      setPortInvalid(true);
       return;
     }
     save({ apiPort: n });
@@ -78,17 +86,18 @@ export function SettingsView() {
         {error}
       </p>
     ) : (
-      <p aria-busy="true">Loading settings…</p>
+      <p aria-busy="true">{i18n._("Loading settings…")}</p>
     );
   return (
     <section aria-labelledby="settings-title" class="settings">
-      <PageHeader titleId="settings-title" title="Settings" />
+      <PageHeader titleId="settings-title" title={i18n._("Settings")} />
       <fieldset class="settings-group">
-        <legend>Appearance</legend>
+        <legend>{i18n._("Appearance")}</legend>
+        <LanguageChoice />
         <ThemeChoice />
       </fieldset>
       <fieldset class="settings-group">
-        <legend>Azure Scheduler REST API</legend>
+        <legend>{i18n._("Azure Scheduler REST API")}</legend>
         <label>
           <input
             id="setting-serve-api"
@@ -97,9 +106,9 @@ export function SettingsView() {
             checked={settings.serveApi}
             onChange={(e) => save({ serveApi: e.currentTarget.checked })}
           />
-          Serve the Azure-compatible REST API on this computer (loopback only)
+          {i18n._("Serve the Azure-compatible REST API on this computer (loopback only)")}
         </label>
-        <label for="setting-api-port">Port</label>
+        <label for="setting-api-port">{i18n._("Port")}</label>
         <input
           class="port-input"
           id="setting-api-port"
@@ -107,7 +116,7 @@ export function SettingsView() {
           min={1}
           max={65535}
           value={port}
-          aria-invalid={error.includes("port") ? "true" : undefined}
+          aria-invalid={portInvalid || /port/i.test(error) ? "true" : undefined}
           onInput={(e) => setPort(e.currentTarget.value)}
           onChange={commitPort}
           onKeyDown={(e) => e.key === "Enter" && commitPort()}
@@ -115,10 +124,12 @@ export function SettingsView() {
         {info?.running ? (
           <div class="api-info">
             <p>
-              Running at <code id="api-url">{info.url}</code>. Clients send{" "}
-              <code>Authorization: Bearer &lt;token&gt;</code>.
+              {fill(i18n._("Running at {url}. Clients send {header}.", slots("url", "header")), {
+                url: <code id="api-url">{info.url}</code>,
+                header: <code>Authorization: Bearer &lt;token&gt;</code>,
+              })}
             </p>
-            <label for="api-token">Token</label>
+            <label for="api-token">{i18n._("Token")}</label>
             <div class="token-row">
               <input
                 id="api-token"
@@ -130,17 +141,21 @@ export function SettingsView() {
               <Button
                 id="copy-api-token"
                 onClick={async () =>
-                  toast((await copyText(info.token)) ? "Token copied" : "Copy it from the field (select, then copy)")
+                  toast(
+                    (await copyText(info.token))
+                      ? i18n._("Token copied")
+                      : i18n._("Copy it from the field (select, then copy)"),
+                  )
                 }
               >
-                Copy
+                {i18n._("Copy")}
               </Button>
             </div>
           </div>
         ) : settings.serveApi ? (
-          <p class="muted">Starting…</p>
+          <p class="muted">{i18n._("Starting…")}</p>
         ) : (
-          <p class="muted">Not serving.</p>
+          <p class="muted">{i18n._("Not serving.")}</p>
         )}
         <label>
           <input
@@ -150,15 +165,16 @@ export function SettingsView() {
             checked={settings.allowCommands}
             onChange={(e) => save({ allowCommands: e.currentTarget.checked })}
           />
-          Allow Command jobs over the API
+          {i18n._("Allow Command jobs over the API")}
         </label>
         <p class="muted">
-          A Command job runs a program as you, so anyone holding the API token could run programs on this computer; this
-          window creates Command jobs either way.
+          {i18n._(
+            "A Command job runs a program as you, so anyone holding the API token could run programs on this computer; this window creates Command jobs either way.",
+          )}
         </p>
       </fieldset>
       <fieldset class="settings-group">
-        <legend>Notifications and start-up</legend>
+        <legend>{i18n._("Notifications and start-up")}</legend>
         <label>
           <input
             id="setting-notify-fault"
@@ -167,7 +183,7 @@ export function SettingsView() {
             checked={settings.notifyOnFault}
             onChange={(e) => save({ notifyOnFault: e.currentTarget.checked })}
           />
-          Notify me when any job faults
+          {i18n._("Notify me when any job faults")}
         </label>
         <label>
           <input
@@ -177,10 +193,10 @@ export function SettingsView() {
             checked={settings.startAtLogin}
             onChange={(e) => save({ startAtLogin: e.currentTarget.checked })}
           />
-          Start Kairos at login
+          {i18n._("Start Kairos at login")}
         </label>
         <Button id="send-test-notification" disabled={testing} onClick={sendTest}>
-          Send a test notification
+          {i18n._("Send a test notification")}
         </Button>
         {problems.notifications && (
           <p id="notification-problem" class="error-text" role="alert">
@@ -202,11 +218,65 @@ export function SettingsView() {
   );
 }
 
-const THEME_OPTIONS: Segment<ThemePreference>[] = [
-  { value: "system", label: "System", id: "theme-system", title: "Follow the system's light or dark setting" },
-  { value: "light", label: "Light", id: "theme-light" },
-  { value: "dark", label: "Dark", id: "theme-dark" },
+const themeOptions = (): Segment<ThemePreference>[] => [
+  {
+    value: "system",
+    label: i18n._({ id: "theme.system", message: "System" }),
+    id: "theme-system",
+    title: i18n._("Follow the system's light or dark setting"),
+  },
+  { value: "light", label: i18n._({ id: "theme.light", message: "Light" }), id: "theme-light" },
+  { value: "dark", label: i18n._({ id: "theme.dark", message: "Dark" }), id: "theme-dark" },
 ];
+
+/**
+ * "System default" (the OS language) or one of the languages, each in its own name. Applies at
+ * once: the backend saves it, tells the tray runner, and answers with the language to show.
+ */
+function LanguageChoice() {
+  const [setting, setSetting] = useState<string | null | undefined>(undefined);
+  const [problem, setProblem] = useState("");
+  useEffect(() => {
+    languageSource.get().then((info) => setSetting(info.setting));
+    return languageSource.onChange((info) => setSetting(info.setting));
+  }, []);
+  const choose = async (value: string) => {
+    const next = value === "" ? null : value;
+    setSetting(next);
+    try {
+      const info = await languageSource.set(next);
+      setProblem("");
+      setSetting(info.setting);
+      await showLocale(info.resolved);
+    } catch (e) {
+      setProblem(messageOf(e));
+    }
+  };
+  return (
+    <div class="setting-row">
+      <label for="setting-language">{i18n._("Language")}</label>
+      <select
+        id="setting-language"
+        value={setting ?? ""}
+        disabled={setting === undefined || !languageSource.canChoose()}
+        aria-describedby={problem ? "setting-language-error" : undefined}
+        onChange={(e) => choose(e.currentTarget.value)}
+      >
+        <option value="">{i18n._("System default")}</option>
+        {LANGUAGE_NAMES.map((l) => (
+          <option key={l.locale} value={l.locale} lang={l.locale}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+      {problem && (
+        <p id="setting-language-error" class="error-text" role="alert">
+          {i18n._("The language was not changed: {reason}", { reason: problem })}
+        </p>
+      )}
+    </div>
+  );
+}
 
 /** System / Light / Dark; "System" follows the OS as it changes. */
 function ThemeChoice() {
@@ -214,12 +284,12 @@ function ThemeChoice() {
   useEffect(() => onThemeChange(() => setPreference(themePreference())), []);
   return (
     <div class="setting-row">
-      <span id="theme-label">Theme</span>
+      <span id="theme-label">{i18n._("Theme")}</span>
       <SegmentedControl
         id="theme-choice"
-        label="Theme"
+        label={i18n._("Theme")}
         value={preference}
-        options={THEME_OPTIONS}
+        options={themeOptions()}
         onChange={setThemePreference}
       />
     </div>

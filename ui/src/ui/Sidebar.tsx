@@ -4,6 +4,8 @@
 import { FileInput, LayoutDashboard, Plus } from "lucide";
 import { useState } from "preact/hooks";
 import { useCommandHandler } from "../commands/registry";
+import { i18n, useI18n } from "../i18n";
+import { collectionStateLabel } from "../i18n/terms";
 import { type CollectionSummary, type FieldError, api, errorsOf, messageOf } from "../ipc";
 import { NEW_PLAN, PLAN_FIELDS, planOf } from "../logic/collectionForm";
 import { type Route, routeCollection, routeHash } from "../logic/routes";
@@ -23,14 +25,19 @@ import { ImportFileDialog } from "./transfer/ImportFileDialog";
 type Props = { collections: CollectionSummary[] | null; route: Route; onChanged: () => void };
 
 export function Sidebar({ collections, route, onChanged }: Props) {
+  useI18n();
   const current = routeCollection(route);
   // The collection whose right-click menu is open (its dialogs stay after the menu closes).
   const [target, setTarget] = useState<CollectionSummary | null>(null);
   const actions = useCollectionActions(target, onChanged, true);
-  const context = useContextMenu("collection-context-menu", `Actions on ${target?.name ?? ""}`, actions.items);
+  const context = useContextMenu(
+    "collection-context-menu",
+    i18n._("Actions on {collection}", { collection: target?.name ?? "" }),
+    actions.items,
+  );
   return (
-    <aside id="collections" aria-label="Navigation">
-      <nav class="sidebar-nav" aria-label="Pages">
+    <aside id="collections" aria-label={i18n._("Navigation")}>
+      <nav class="sidebar-nav" aria-label={i18n._("Pages")}>
         <a
           id="open-overview"
           class="nav-item"
@@ -38,10 +45,10 @@ export function Sidebar({ collections, route, onChanged }: Props) {
           aria-current={route.page === "overview" ? "page" : undefined}
         >
           <Icon icon={LayoutDashboard} />
-          <span class="nav-label">Overview</span>
+          <span class="nav-label">{i18n._("Overview")}</span>
         </a>
         <div class="sidebar-heading">
-          <h2 id="collections-heading">Collections</h2>
+          <h2 id="collections-heading">{i18n._("Collections")}</h2>
           <NewCollection onCreated={onChanged} />
         </div>
         <ul class="collection-list" aria-labelledby="collections-heading">
@@ -50,7 +57,13 @@ export function Sidebar({ collections, route, onChanged }: Props) {
               key={c.id}
               data-testid={`collection-${c.name}`}
               class={c.id === current ? "current" : undefined}
-              title={`${c.id}\n${c.plan} · ${c.jobCount} / ${c.maxJobCount} jobs · ${c.state}`}
+              title={i18n._("{id}\n{plan} · {count} / {max} jobs · {state}", {
+                id: c.id,
+                plan: c.plan,
+                count: c.jobCount,
+                max: c.maxJobCount,
+                state: collectionStateLabel(c.state),
+              })}
             >
               <a
                 class="nav-item"
@@ -70,10 +83,13 @@ export function Sidebar({ collections, route, onChanged }: Props) {
                 <span class="nav-label">
                   <span class="collection-name">{c.name}</span>
                   <small class="collection-meta">
-                    <span class="plan">{c.plan}</span> · <span class="state">{c.state}</span>
+                    <span class="plan">{c.plan}</span> · <span class="state">{collectionStateLabel(c.state)}</span>
                   </small>
                 </span>
-                <span class="quota" title={`jobs / quota; most frequent: every ${c.minRecurrence}`}>
+                <span
+                  class="quota"
+                  title={i18n._("jobs / quota; most frequent: every {interval}", { interval: c.minRecurrence })}
+                >
                   {c.jobCount} / {c.maxJobCount}
                 </span>
               </a>
@@ -97,7 +113,7 @@ function ImportFile({ onImported }: { onImported: () => void }) {
   return (
     <>
       <Button id="import-collections" variant="ghost" icon={FileInput} class="nav-button" onClick={() => setOpen(true)}>
-        Import…
+        {i18n._("Import…")}
       </Button>
       <ImportFileDialog
         open={open}
@@ -105,7 +121,7 @@ function ImportFile({ onImported }: { onImported: () => void }) {
         onImported={(r) => {
           const c = importCounts(r);
           const n = c.created + c.replaced;
-          toast(n === 1 ? "Imported 1 job" : `Imported ${n} jobs`);
+          toast(i18n._("{count, plural, one {Imported # job} other {Imported # jobs}}", { count: n }));
           onImported();
           const first = r.items.find((i) => i.outcome !== "Failed")?.collectionId;
           if (first) navigate({ page: "collection", collection: first });
@@ -130,7 +146,7 @@ function NewCollection({ onCreated }: { onCreated: () => void }) {
     e.preventDefault();
     const n = name.trim();
     const { plan: chosen, errors: local } = planOf(plan);
-    if (!n) local.unshift({ path: "name", code: "Form", message: "Give the collection a name." });
+    if (!n) local.unshift({ path: "name", code: "Form", message: i18n._("Give the collection a name.") });
     setErrors(local);
     if (local.length) return;
     try {
@@ -138,7 +154,7 @@ function NewCollection({ onCreated }: { onCreated: () => void }) {
       close();
       setName("");
       setPlan(NEW_PLAN);
-      toast(`Created collection ${created.name}`);
+      toast(i18n._("Created collection {collection}", { collection: created.name }));
       onCreated();
       navigate({ page: "collection", collection: created.id });
     } catch (err) {
@@ -148,10 +164,16 @@ function NewCollection({ onCreated }: { onCreated: () => void }) {
   const nameErrors = [...(by.name ?? []), ...(by[""] ?? [])];
   return (
     <>
-      <IconButton id="new-collection" icon={Plus} size="sm" label="New collection…" onClick={() => setOpen(true)} />
-      <Dialog id="new-collection-dialog" open={open} onClose={close} title="New collection">
+      <IconButton
+        id="new-collection"
+        icon={Plus}
+        size="sm"
+        label={i18n._("New collection…")}
+        onClick={() => setOpen(true)}
+      />
+      <Dialog id="new-collection-dialog" open={open} onClose={close} title={i18n._("New collection")}>
         <form class="new-collection" onSubmit={submit}>
-          <Field id="new-collection-name" label="Collection name" error={nameErrors}>
+          <Field id="new-collection-name" label={i18n._("Collection name")} error={nameErrors}>
             <input
               id="new-collection-name"
               autoFocus
@@ -163,9 +185,9 @@ function NewCollection({ onCreated }: { onCreated: () => void }) {
           </Field>
           <PlanFields prefix="new-collection" form={plan} errors={by} onChange={setPlan} />
           <footer class="dialog-actions">
-            <Button onClick={close}>Cancel</Button>
+            <Button onClick={close}>{i18n._("Cancel")}</Button>
             <Button id="new-collection-create" type="submit" variant="primary">
-              Create
+              {i18n._("Create")}
             </Button>
           </footer>
         </form>

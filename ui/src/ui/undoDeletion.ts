@@ -1,13 +1,14 @@
 // After a delete: the toast says what went, with Undo while the engine keeps it aside
 // (docs/semantics.md, "Undoable deletion (the window)"). Undo brings everything back in one
 // engine operation; one that comes too late (UndoExpired) or finds the name taken says so.
+import { i18n } from "../i18n";
 import { type Deletion, type UndoTicket, api, messageOf } from "../ipc";
 import { bulkMessage, restoredMessage } from "../logic/jobsTable";
 import { toast } from "./toast";
 
 export function toastUndoableDeletion(text: string, restored: string, ticket: UndoTicket, onRestored: () => void) {
   toast(text, "info", {
-    label: "Undo",
+    label: i18n._("Undo"),
     run: () => {
       api.undoDeletion(ticket.token).then(
         () => {
@@ -24,10 +25,16 @@ export function toastUndoableDeletion(text: string, restored: string, ticket: Un
 export function deletedText(d: Deletion): { text: string; restored: string } {
   const collection = d.collection.split("/").pop() ?? d.collection;
   if (d.wholeCollection) {
-    return { text: `Deleted collection ${collection}`, restored: `Restored collection ${collection}` };
+    return {
+      text: i18n._("Deleted collection {collection}", { collection }),
+      restored: i18n._("Restored collection {collection}", { collection }),
+    };
   }
   return {
-    text: d.jobs.length === 1 ? `Deleted ${d.jobs[0]}` : bulkMessage("delete", { done: d.jobs, failed: [] }),
+    text:
+      d.jobs.length === 1
+        ? i18n._("Deleted {name}", { name: d.jobs[0] })
+        : bulkMessage("delete", { done: d.jobs, failed: [] }),
     restored: restoredMessage(d.jobs),
   };
 }

@@ -1,6 +1,8 @@
 // One blackout calendar's fields: its name, dates, ranges and weekly windows (day chips and
 // times; an end before the start crosses midnight). Each field shows the engine's errors for
 // its path (`calendars[i].dates[j]`, ...) next to it; ids are `calendars-…`.
+import { i18n, useI18n } from "../../i18n";
+import { weekdayName } from "../../i18n/format";
 import type { Calendar, CalendarWindow, FieldError } from "../../ipc/types";
 import { WEEK_DAYS, errorsAt, midnightHint, newWindow, replaceAt, toggleDay } from "../../logic/calendarForm";
 import { FieldMessages } from "../transfer/PathField";
@@ -50,7 +52,13 @@ function Remove({ label, onClick }: { label: string; onClick: () => void }) {
   );
 }
 
+/** The separator between a range's or a window's two ends ("from [ ] to [ ]"). */
+const to = () => i18n._({ id: "calendars.between", message: "to" });
+const dayPlaceholder = () => i18n._("YYYY-MM-DD");
+const timePlaceholder = () => i18n._("HH:MM");
+
 export function CalendarFields({ index, calendar: c, errors, onChange, onDelete }: Props) {
+  useI18n();
   const at = `calendars[${index}]`;
   const set = (patch: Partial<Calendar>) => onChange({ ...c, ...patch });
   const setWindow = (j: number, w: CalendarWindow | null) => set({ weekly: replaceAt(c.weekly, j, w) });
@@ -60,62 +68,68 @@ export function CalendarFields({ index, calendar: c, errors, onChange, onDelete 
         <Text
           id="calendars-name"
           path={`${at}.name`}
-          label="Calendar name"
+          label={i18n._("Calendar name")}
           value={c.name}
           errors={errors}
           onInput={(name) => set({ name })}
         />
         <Button id="calendars-delete" onClick={onDelete}>
-          Delete calendar
+          {i18n._("Delete calendar")}
         </Button>
       </div>
       <FieldMessages id="calendars-calendar" field={at} errors={errorsAt(errors, at)} />
 
       <fieldset class="field-group">
-        <legend>Dates (whole days)</legend>
+        <legend>{i18n._("Dates (whole days)")}</legend>
         {c.dates.map((d, j) => (
           <div class="row" key={j}>
             <Text
               id={`calendars-date-${j}`}
               path={`${at}.dates[${j}]`}
-              label={`Date ${j + 1}`}
-              placeholder="YYYY-MM-DD"
+              label={i18n._("Date {n}", { n: j + 1 })}
+              placeholder={dayPlaceholder()}
               value={d}
               errors={errors}
               onInput={(v) => set({ dates: replaceAt(c.dates, j, v) })}
             />
-            <Remove label={`Remove date ${j + 1}`} onClick={() => set({ dates: replaceAt(c.dates, j, null) })} />
+            <Remove
+              label={i18n._("Remove date {n}", { n: j + 1 })}
+              onClick={() => set({ dates: replaceAt(c.dates, j, null) })}
+            />
           </div>
         ))}
         <Button size="sm" id="calendars-add-date" onClick={() => set({ dates: [...c.dates, ""] })}>
-          Add date
+          {i18n._("Add date")}
         </Button>
       </fieldset>
 
       <fieldset class="field-group">
-        <legend>Ranges (whole days, both ends included)</legend>
+        <legend>{i18n._("Ranges (whole days, both ends included)")}</legend>
         {c.ranges.map((r, j) => (
           <div class="row" key={j}>
             <Text
               id={`calendars-range-${j}-start`}
               path={`${at}.ranges[${j}].start`}
-              label={`Range ${j + 1} from`}
-              placeholder="YYYY-MM-DD"
+              label={i18n._("Range {n} from", { n: j + 1 })}
+              placeholder={dayPlaceholder()}
               value={r.start}
               errors={errors}
               onInput={(v) => set({ ranges: replaceAt(c.ranges, j, { ...r, start: v }) })}
             />
-            <span>to</span>
+            <span>{to()}</span>
             <Text
               id={`calendars-range-${j}-end`}
               path={`${at}.ranges[${j}].end`}
-              label={`Range ${j + 1} to`}
-              placeholder="YYYY-MM-DD"
+              label={i18n._("Range {n} to", { n: j + 1 })}
+              placeholder={dayPlaceholder()}
               value={r.end}
               errors={errors}
               onInput={(v) => set({ ranges: replaceAt(c.ranges, j, { ...r, end: v }) })}
             />
-            <Remove label={`Remove range ${j + 1}`} onClick={() => set({ ranges: replaceAt(c.ranges, j, null) })} />
+            <Remove
+              label={i18n._("Remove range {n}", { n: j + 1 })}
+              onClick={() => set({ ranges: replaceAt(c.ranges, j, null) })}
+            />
           </div>
         ))}
         <Button
@@ -123,15 +137,15 @@ export function CalendarFields({ index, calendar: c, errors, onChange, onDelete 
           id="calendars-add-range"
           onClick={() => set({ ranges: [...c.ranges, { start: "", end: "" }] })}
         >
-          Add range
+          {i18n._("Add range")}
         </Button>
       </fieldset>
 
       <fieldset class="field-group">
-        <legend>Weekly windows</legend>
+        <legend>{i18n._("Weekly windows")}</legend>
         {c.weekly.map((w, j) => (
           <div class="calendar-window" key={j}>
-            <div class="chips" role="group" aria-label={`Window ${j + 1} days`}>
+            <div class="chips" role="group" aria-label={i18n._("Window {n} days", { n: j + 1 })}>
               {WEEK_DAYS.map((day) => (
                 <button
                   key={day}
@@ -141,7 +155,7 @@ export function CalendarFields({ index, calendar: c, errors, onChange, onDelete 
                   aria-pressed={w.days.includes(day) ? "true" : "false"}
                   onClick={() => setWindow(j, toggleDay(w, day))}
                 >
-                  {day.slice(0, 3)}
+                  {weekdayName(WEEK_DAYS.indexOf(day) + 1)}
                 </button>
               ))}
             </div>
@@ -154,23 +168,23 @@ export function CalendarFields({ index, calendar: c, errors, onChange, onDelete 
               <Text
                 id={`calendars-window-${j}-start`}
                 path={`${at}.weekly[${j}].start`}
-                label={`Window ${j + 1} from`}
-                placeholder="HH:MM"
+                label={i18n._("Window {n} from", { n: j + 1 })}
+                placeholder={timePlaceholder()}
                 value={w.start}
                 errors={errors}
                 onInput={(v) => setWindow(j, { ...w, start: v })}
               />
-              <span>to</span>
+              <span>{to()}</span>
               <Text
                 id={`calendars-window-${j}-end`}
                 path={`${at}.weekly[${j}].end`}
-                label={`Window ${j + 1} to`}
-                placeholder="HH:MM"
+                label={i18n._("Window {n} to", { n: j + 1 })}
+                placeholder={timePlaceholder()}
                 value={w.end}
                 errors={errors}
                 onInput={(v) => setWindow(j, { ...w, end: v })}
               />
-              <Remove label={`Remove window ${j + 1}`} onClick={() => setWindow(j, null)} />
+              <Remove label={i18n._("Remove window {n}", { n: j + 1 })} onClick={() => setWindow(j, null)} />
             </div>
             {midnightHint(w) && (
               <small id={`calendars-window-${j}-hint`} class="muted">
@@ -180,7 +194,7 @@ export function CalendarFields({ index, calendar: c, errors, onChange, onDelete 
           </div>
         ))}
         <Button size="sm" id="calendars-add-window" onClick={() => set({ weekly: [...c.weekly, newWindow()] })}>
-          Add weekly window
+          {i18n._("Add weekly window")}
         </Button>
       </fieldset>
     </div>

@@ -1,6 +1,7 @@
 // "Calendars…": a collection's blackout calendars, edited as a list and saved in one go through
 // the engine (its errors on the fields they name), with the preview of their effect on the jobs.
 import { useEffect, useState } from "preact/hooks";
+import { i18n, useI18n } from "../../i18n";
 import { type Calendar, type CollectionSummary, type FieldError, api, errorsOf, messageOf } from "../../ipc";
 import { calendarOf, generalErrors, newCalendar, replaceAt } from "../../logic/calendarForm";
 import { Dialog } from "../components/Dialog";
@@ -13,6 +14,7 @@ import { Button } from "../components/Button";
 type Props = { open: boolean; collection: CollectionSummary; onClose: () => void; onSaved: () => void };
 
 export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
+  useI18n();
   const [calendars, setCalendars] = useState<Calendar[] | null>(null);
   const [jobs, setJobs] = useState<string[]>([]);
   const [selected, setSelected] = useState(0);
@@ -54,7 +56,7 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
     setBusy(true);
     try {
       await api.saveCalendars(collection.id, list);
-      toast(`Saved the calendars of ${collection.name}`);
+      toast(i18n._("Saved the calendars of {collection}", { collection: collection.name }));
       onSaved();
       onClose();
     } catch (err) {
@@ -68,14 +70,22 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
   };
   const general = generalErrors(errors);
   return (
-    <Dialog id="calendars" size="wide" open={open} onClose={onClose} title={`Calendars of ${collection.name}`}>
+    <Dialog
+      id="calendars"
+      size="wide"
+      open={open}
+      onClose={onClose}
+      title={i18n._("Calendars of {collection}", { collection: collection.name })}
+    >
       <form onSubmit={save} class="calendars-editor">
         <p class="muted">
-          Jobs of this collection skip the runs that fall in the calendars they name in <code>recurrence.blackout</code>{" "}
-          (names in any case), read in each job's time zone.
+          {i18n._(
+            "Jobs of this collection skip the runs that fall in the calendars they name in {field} (names in any case), read in each job's time zone.",
+            { field: "recurrence.blackout" },
+          )}
         </p>
         <div class="calendars-columns">
-          <nav aria-label="Calendars" class="calendar-list">
+          <nav aria-label={i18n._("Calendars")} class="calendar-list">
             <ul>
               {list.map((c, i) => (
                 <li key={i}>
@@ -87,7 +97,7 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
                     aria-invalid={errors.some((f) => calendarOf(f.path) === i) ? "true" : undefined}
                     onClick={() => setSelected(i)}
                   >
-                    {c.name || "(no name)"}
+                    {c.name || i18n._("(no name)")}
                   </button>
                 </li>
               ))}
@@ -95,12 +105,12 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
             {/* Not before the stored calendars are in: a calendar added to the empty list would
                 be replaced by them, or saved without them. */}
             <Button id="calendars-add" onClick={add} disabled={calendars === null}>
-              Add calendar
+              {i18n._("Add calendar")}
             </Button>
           </nav>
           <div class="calendar-detail">
-            {calendars === null && !errors.length && <p aria-busy="true">Loading…</p>}
-            {calendars !== null && !current && <p class="muted">No calendars yet: add one.</p>}
+            {calendars === null && !errors.length && <p aria-busy="true">{i18n._("Loading…")}</p>}
+            {calendars !== null && !current && <p class="muted">{i18n._("No calendars yet: add one.")}</p>}
             {current && (
               <CalendarFields
                 index={selected}
@@ -119,7 +129,7 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
           </p>
         )}
         <footer class="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
+          <Button onClick={onClose}>{i18n._("Cancel")}</Button>
           <Button
             variant="primary"
             id="calendars-save"
@@ -127,7 +137,7 @@ export function CalendarsDialog({ open, collection, onClose, onSaved }: Props) {
             aria-busy={busy || undefined}
             disabled={busy || calendars === null}
           >
-            Save
+            {i18n._("Save")}
           </Button>
         </footer>
       </form>

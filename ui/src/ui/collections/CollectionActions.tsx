@@ -3,6 +3,7 @@
 // a job into it, export it, delete it. The dialogs they open render with `dialogs`.
 import { CalendarDays, CirclePause, CirclePlay, Download, FileInput, Pencil, Plus, Trash2 } from "lucide";
 import { useState } from "preact/hooks";
+import { i18n } from "../../i18n";
 import { type CollectionSummary, api, messageOf } from "../../ipc";
 import type { MenuEntry } from "../components/MenuList";
 import { navigate } from "../hooks";
@@ -29,7 +30,11 @@ export function useCollectionActions(
   const setEnabled = async (c: CollectionSummary, enabled: boolean) => {
     try {
       await api.setCollectionEnabled(c.id, enabled);
-      toast(enabled ? `Enabled all jobs in ${c.name}` : `Disabled all jobs in ${c.name}`);
+      toast(
+        enabled
+          ? i18n._("Enabled all jobs in {collection}", { collection: c.name })
+          : i18n._("Disabled all jobs in {collection}", { collection: c.name }),
+      );
       onChanged();
     } catch (e) {
       toast(messageOf(e), "error");
@@ -42,7 +47,7 @@ export function useCollectionActions(
       ? [
           {
             id: "collection-new-job",
-            label: "New job",
+            label: i18n._("New job"),
             icon: Plus,
             onSelect: () => navigate({ page: "new", collection: c.id }),
           },
@@ -50,23 +55,43 @@ export function useCollectionActions(
       : [];
     return [
       ...newJob,
-      { id: "import-job", label: "Import job from text…", icon: FileInput, onSelect: () => setDialog("import") },
-      { id: "export-collection", label: "Export collection…", icon: Download, onSelect: () => setDialog("export") },
+      {
+        id: "import-job",
+        label: i18n._("Import job from text…"),
+        icon: FileInput,
+        onSelect: () => setDialog("import"),
+      },
+      {
+        id: "export-collection",
+        label: i18n._("Export collection…"),
+        icon: Download,
+        onSelect: () => setDialog("export"),
+      },
       "separator",
-      { id: "collection-enable-all", label: "Enable all jobs", icon: CirclePlay, onSelect: () => setEnabled(c, true) },
+      {
+        id: "collection-enable-all",
+        label: i18n._("Enable all jobs"),
+        icon: CirclePlay,
+        onSelect: () => setEnabled(c, true),
+      },
       {
         id: "collection-disable-all",
-        label: "Disable all jobs",
+        label: i18n._("Disable all jobs"),
         icon: CirclePause,
         onSelect: () => setEnabled(c, false),
       },
       "separator",
-      { id: "collection-edit", label: "Edit collection…", icon: Pencil, onSelect: () => setDialog("edit") },
-      { id: "collection-calendars", label: "Calendars…", icon: CalendarDays, onSelect: () => setDialog("calendars") },
+      { id: "collection-edit", label: i18n._("Edit collection…"), icon: Pencil, onSelect: () => setDialog("edit") },
+      {
+        id: "collection-calendars",
+        label: i18n._("Calendars…"),
+        icon: CalendarDays,
+        onSelect: () => setDialog("calendars"),
+      },
       "separator",
       {
         id: "collection-delete",
-        label: "Delete collection…",
+        label: i18n._("Delete collection…"),
         icon: Trash2,
         danger: true,
         onSelect: () => setDialog("delete"),
@@ -100,7 +125,7 @@ export function useCollectionActions(
         onClose={close}
         onImported={(name) => {
           close();
-          toast(`Imported ${name}`);
+          toast(i18n._("Imported {name}", { name }));
           onChanged();
           if (onJobImported) onJobImported(name);
           else navigate({ page: "collection", collection: collection.id });

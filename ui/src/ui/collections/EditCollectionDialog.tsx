@@ -1,5 +1,6 @@
 // "Edit collection…": the plan and quota of an existing collection, each refusal on its field.
 import { useEffect, useState } from "preact/hooks";
+import { i18n, useI18n } from "../../i18n";
 import { type CollectionSummary, type FieldError, api, errorsOf, messageOf } from "../../ipc";
 import { NEW_PLAN, PLAN_FIELDS, formOf, planOf } from "../../logic/collectionForm";
 import { errorsByField } from "../../logic/transfer";
@@ -11,6 +12,7 @@ import { Button } from "../components/Button";
 type Props = { open: boolean; collection: CollectionSummary; onClose: () => void; onSaved: () => void };
 
 export function EditCollectionDialog({ open, collection, onClose, onSaved }: Props) {
+  useI18n();
   const [form, setForm] = useState(NEW_PLAN);
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [busy, setBusy] = useState(false);
@@ -31,7 +33,7 @@ export function EditCollectionDialog({ open, collection, onClose, onSaved }: Pro
     setBusy(true);
     try {
       await api.updateCollection(collection.id, plan);
-      toast(`Saved collection ${collection.name}`);
+      toast(i18n._("Saved collection {collection}", { collection: collection.name }));
       onSaved();
       onClose();
     } catch (err) {
@@ -41,7 +43,12 @@ export function EditCollectionDialog({ open, collection, onClose, onSaved }: Pro
     }
   };
   return (
-    <Dialog id="edit-collection" open={open} onClose={onClose} title={`Edit ${collection.name}`}>
+    <Dialog
+      id="edit-collection"
+      open={open}
+      onClose={onClose}
+      title={i18n._("Edit {collection}", { collection: collection.name })}
+    >
       <form onSubmit={submit}>
         <PlanFields prefix="edit-collection" form={form} errors={by} onChange={setForm} />
         {by[""] && (
@@ -50,7 +57,7 @@ export function EditCollectionDialog({ open, collection, onClose, onSaved }: Pro
           </p>
         )}
         <footer class="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
+          <Button onClick={onClose}>{i18n._("Cancel")}</Button>
           <Button
             variant="primary"
             id="edit-collection-save"
@@ -58,7 +65,7 @@ export function EditCollectionDialog({ open, collection, onClose, onSaved }: Pro
             aria-busy={busy || undefined}
             disabled={busy}
           >
-            Save
+            {i18n._("Save")}
           </Button>
         </footer>
       </form>

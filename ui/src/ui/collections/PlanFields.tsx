@@ -1,6 +1,8 @@
 // The plan and quota fields shared by the new and edit collection dialogs; each field's errors
 // next to it (`<prefix>-plan`, `<prefix>-max-job-count`, `<prefix>-max-recurrence-frequency`,
 // `<prefix>-max-recurrence-interval`).
+import { i18n, useI18n } from "../../i18n";
+import { frequencyLabel } from "../../i18n/terms";
 import { FREQUENCIES, PLANS, type PlanForm } from "../../logic/collectionForm";
 import { FieldMessages } from "../transfer/PathField";
 
@@ -12,6 +14,7 @@ type Props = {
 };
 
 export function PlanFields({ prefix, form, errors, onChange }: Props) {
+  useI18n();
   const set = (k: keyof PlanForm) => (e: { currentTarget: { value: string } }) =>
     onChange({ ...form, [k]: e.currentTarget.value });
   const invalid = (field: string) => (errors[field]?.length ? "true" : undefined);
@@ -26,7 +29,7 @@ export function PlanFields({ prefix, form, errors, onChange }: Props) {
   return (
     <fieldset class="plan-fields">
       <div class="field">
-        <label for={ids.plan}>Plan</label>
+        <label for={ids.plan}>{i18n._("Plan")}</label>
         <select
           id={ids.plan}
           value={form.plan}
@@ -44,7 +47,7 @@ export function PlanFields({ prefix, form, errors, onChange }: Props) {
         <FieldMessages id={ids.plan} field="plan" errors={errors.plan ?? []} />
       </div>
       <div class="field">
-        <label for={ids.count}>Most jobs (empty: the plan's)</label>
+        <label for={ids.count}>{i18n._("Most jobs (empty: the plan's)")}</label>
         <input
           id={ids.count}
           inputMode="numeric"
@@ -56,12 +59,12 @@ export function PlanFields({ prefix, form, errors, onChange }: Props) {
         <FieldMessages id={ids.count} field="maxJobCount" errors={errors.maxJobCount ?? []} />
       </div>
       <div class="field">
-        <span id={`${prefix}-max-recurrence-label`}>Most frequent (empty: the plan's)</span>
+        <span id={`${prefix}-max-recurrence-label`}>{i18n._("Most frequent (empty: the plan's)")}</span>
         <div class="row" role="group" aria-labelledby={`${prefix}-max-recurrence-label`}>
           <input
             id={ids.interval}
             inputMode="numeric"
-            aria-label="Interval"
+            aria-label={i18n._("Interval")}
             placeholder="1"
             value={form.interval}
             aria-invalid={invalid("maxRecurrenceInterval")}
@@ -70,16 +73,16 @@ export function PlanFields({ prefix, form, errors, onChange }: Props) {
           />
           <select
             id={ids.frequency}
-            aria-label="Frequency"
+            aria-label={i18n._("Frequency")}
             value={form.frequency}
             aria-invalid={invalid("maxRecurrenceFrequency")}
             aria-describedby={described(ids.frequency, "maxRecurrenceFrequency")}
             onChange={set("frequency")}
           >
-            <option value="">(the plan's)</option>
+            <option value="">{i18n._("(the plan's)")}</option>
             {FREQUENCIES.map((f) => (
               <option key={f} value={f}>
-                {f}
+                {frequencyLabel(f)}
               </option>
             ))}
           </select>

@@ -1,6 +1,7 @@
 import { X } from "lucide";
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
+import { i18n } from "../../i18n";
 import { IconButton } from "./IconButton";
 
 type Props = {
@@ -41,7 +42,7 @@ export function Dialog({ id, open, onClose, title, children, size = "normal" }: 
         <article>
           <header class="dialog-header">
             <h2 id={`${id}-title`}>{title}</h2>
-            <IconButton icon={X} label="Close" class="close" onClick={onClose} />
+            <IconButton icon={X} label={i18n._("Close")} class="close" onClick={onClose} />
           </header>
           {children}
         </article>

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { Menu } from "./Menu";
 import type { MenuEntry } from "./MenuList";
+import { i18n } from "../../i18n";
 
 export type Crumb = { label: string; href: string };
 
@@ -23,7 +24,7 @@ export function PageHeader({ titleId, title, breadcrumbs, actions, menu, childre
   return (
     <header class="page-header">
       {breadcrumbs && breadcrumbs.length > 0 && (
-        <nav aria-label="Breadcrumb" class="breadcrumbs">
+        <nav aria-label={i18n._("Breadcrumb")} class="breadcrumbs">
           <ol>
             {breadcrumbs.map((c) => (
               <li key={c.href}>

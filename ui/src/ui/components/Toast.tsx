@@ -1,5 +1,6 @@
 import { X } from "lucide";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { i18n } from "../../i18n";
 import { TOAST_MS, type ToastMessage, clearToast, onToast } from "../toast";
 import { Button } from "./Button";
 import { IconButton } from "./IconButton";
@@ -49,7 +50,13 @@ export function Toast() {
               {msg.action.label}
             </Button>
           )}
-          <IconButton icon={X} size="sm" label="Dismiss" class="toast-close" onClick={() => clearToast(msg.id)} />
+          <IconButton
+            icon={X}
+            size="sm"
+            label={i18n._("Dismiss")}
+            class="toast-close"
+            onClick={() => clearToast(msg.id)}
+          />
         </>
       )}
     </div>

@@ -1,3 +1,5 @@
+import { currentLocale, i18n, useI18n } from "../../i18n";
+import { intlLocale, type Locale } from "../../i18n/locales";
 import { type DayBucket, nowPosition, toneOf } from "../../logic/overview";
 
 export type Selection = { day: string; hour: number | null };
@@ -14,6 +16,7 @@ const DAY_MS = 86_400_000;
 
 /** The day and week views: a column per day, a cell per hour with its run count, and a "now" line. */
 export function DayColumns({ buckets, now, selection, onSelect }: Props) {
+  useI18n();
   return (
     <div class="day-columns" style={{ gridTemplateColumns: `3rem repeat(${buckets.length}, minmax(0, 1fr))` }}>
       <div class="hour-labels" aria-hidden="true">
@@ -55,7 +58,11 @@ export function DayColumns({ buckets, now, selection, onSelect }: Props) {
                     class={`hour-cell${tone ? ` cat-${tone}` : ""}${selected ? " selected" : ""}`}
                     data-hour={h}
                     data-count={count}
-                    aria-label={`${b.day} ${h}:00, ${count} runs`}
+                    aria-label={i18n._("{day}, {hour}:00: {count, plural, one {# run} other {# runs}}", {
+                      day: dayLabel(b.day),
+                      hour: String(h).padStart(2, "0"),
+                      count,
+                    })}
                     onClick={() => onSelect({ day: b.day, hour: h })}
                   >
                     {count > 0 ? count : ""}
@@ -63,7 +70,12 @@ export function DayColumns({ buckets, now, selection, onSelect }: Props) {
                 );
               })}
               {at !== null && (
-                <div id="overview-now" class="now-line" style={{ top: `${(at * 100).toFixed(2)}%` }} title="now" />
+                <div
+                  id="overview-now"
+                  class="now-line"
+                  style={{ top: `${(at * 100).toFixed(2)}%` }}
+                  title={i18n._("now")}
+                />
               )}
             </div>
           </div>
@@ -73,14 +85,19 @@ export function DayColumns({ buckets, now, selection, onSelect }: Props) {
   );
 }
 
-/** One formatter for every label: `toLocaleDateString` builds one per call, and busy-minute warnings make dozens. */
-const DAY_LABEL = new Intl.DateTimeFormat("en-GB", {
-  weekday: "short",
-  day: "numeric",
-  month: "short",
-  timeZone: "UTC",
-});
+/**
+ * One formatter per language for every label: `toLocaleDateString` builds one per call, and
+ * busy-minute warnings make dozens. English writes the day first ("Tue 24 Nov"), as before.
+ */
+const dayLabels = new Map<Locale, Intl.DateTimeFormat>();
 
-export function dayLabel(day: string): string {
-  return DAY_LABEL.format(new Date(`${day}T00:00:00Z`));
+/** "Tue 24 Nov" · "Di., 24. Nov." · "11月24日 週二": a day (YYYY-MM-DD) in the window's language. */
+export function dayLabel(day: string, locale: Locale = currentLocale()): string {
+  let f = dayLabels.get(locale);
+  if (!f) {
+    const tag = locale === "en" || locale === "en-XA" ? "en-GB" : intlLocale(locale);
+    f = new Intl.DateTimeFormat(tag, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+    dayLabels.set(locale, f);
+  }
+  return f.format(new Date(`${day}T00:00:00Z`));
 }

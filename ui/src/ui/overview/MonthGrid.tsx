@@ -1,8 +1,9 @@
 import { useMemo } from "preact/hooks";
-import { CATEGORIES, CATEGORY_LABELS, type DayBucket, toneOf } from "../../logic/overview";
+import { currentLocale, i18n, useI18n } from "../../i18n";
+import { weekdayColumn, weekdayNames } from "../../i18n/format";
+import { CATEGORIES, type DayBucket, toneOf } from "../../logic/overview";
 import type { Selection } from "./DayColumns";
-
-const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+import { categoryCount, listUnits } from "./labels";
 
 /**
  * The month view: a cell per day with its run count, coloured by what happened or will. What a
@@ -21,23 +22,25 @@ export function MonthGrid({
   selection: Selection;
   onSelect: (s: Selection) => void;
 }) {
-  const lead = (new Date(`${buckets[0].day}T00:00:00Z`).getUTCDay() + 6) % 7;
+  useI18n();
+  const locale = currentLocale();
+  // The week starts on the language's first day (Monday in de and fr, Sunday in en, zh-TW, pt-BR).
+  const lead = weekdayColumn(new Date(`${buckets[0].day}T00:00:00Z`).getUTCDay(), locale);
+  const weekdays = useMemo(() => weekdayNames(locale, "short"), [locale]);
   const cells = useMemo(
     () =>
       buckets.map((b) => {
         const tone = toneOf(b.byCategory);
-        const parts = CATEGORIES.filter((c) => b.byCategory[c] > 0).map(
-          (c) => `${b.byCategory[c]} ${CATEGORY_LABELS[c].toLowerCase()}`,
-        );
+        const parts = CATEGORIES.filter((c) => b.byCategory[c] > 0).map((c) => categoryCount(c, b.byCategory[c]));
         return {
           day: b.day,
           class: `month-day${tone ? ` cat-${tone}` : ""}`,
-          title: parts.join(", ") || "no runs",
+          title: parts.length ? listUnits(parts) : i18n._("no runs"),
           number: Number(b.day.slice(8)),
           count: b.total > 0 ? b.total : "",
         };
       }),
-    [buckets],
+    [buckets, locale],
   );
   const weeks = useMemo(() => {
     const padded = [...Array.from({ length: lead }, () => null), ...cells];
@@ -50,10 +53,10 @@ export function MonthGrid({
       {/* Rows for the grid's semantics only (display: contents): the cells lay out in the 7 columns. */}
       {/* biome-ignore lint/a11y/useFocusableInteractive: a grid's rows hold the focusable cells */}
       <div role="row" class="month-row">
-        {WEEKDAYS.map((w) => (
+        {weekdays.map((w) => (
           // biome-ignore lint/a11y/useFocusableInteractive: a column's heading, not a cell to choose
-          <div key={w} role="columnheader" class="weekday muted">
-            {w}
+          <div key={w.isoDay} role="columnheader" class="weekday muted">
+            {w.name}
           </div>
         ))}
       </div>

@@ -193,7 +193,7 @@ describe("the overview", () => {
     expect(cell("2026-11-26").title).toBe("1 planned, 1 blacked out");
     expect(document.querySelectorAll("#overview-heat .heat")).toHaveLength(30 * 24);
     expect(document.querySelector('#overview-heat .heat[data-count="2"]')!.getAttribute("title")).toBe(
-      "2026-11-24 09:00 · 2 runs",
+      "Tue 24 Nov 09:00 · 2 runs",
     );
     expect((await screen.findByRole("note")).textContent).toContain("api.example.com");
 

@@ -4,12 +4,14 @@
 // month view asks the engine for counts per quarter hour instead of runs (logic/overviewCounts.ts)
 // and for the selected day's runs only.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { currentLocale, i18n, useI18n } from "../../i18n";
+import { formatNumber } from "../../i18n/format";
+import { jobStateLabel } from "../../i18n/terms";
 import { type CollectionSummary, type OverviewCountsRequest, type OverviewCountsResult, api } from "../../ipc";
 import { AnswerCache } from "../../logic/answerCache";
 import { benchMark, benchNow, benchPainted, benchSince, benchTimed } from "../../logic/benchMarks";
 import {
   CATEGORIES,
-  CATEGORY_LABELS,
   JOB_STATES,
   VIEWS,
   actionKinds,
@@ -18,7 +20,6 @@ import {
   bucketRuns,
   busyWarnings,
   localDay,
-  localTime,
   runsInHour,
   shiftDay,
   shiftView,
@@ -36,6 +37,7 @@ import { navigate, recordRoute, useAnswer, useEngineChanged } from "../hooks";
 import { DayColumns, type Selection, dayLabel } from "./DayColumns";
 import { HeatStrip } from "./HeatStrip";
 import { MonthGrid } from "./MonthGrid";
+import { categoryLabel, listUnits, runMinuteLabel } from "./labels";
 import { RunList } from "./RunList";
 import "./overview.css";
 import { ChevronLeft, ChevronRight } from "lucide";
@@ -62,11 +64,24 @@ type Props = {
   clock?: () => number;
 };
 
-const VIEW_LABELS: Record<View, string> = { day: "Day", week: "Week", month: "Month", agenda: "Agenda" };
+function viewLabel(view: View): string {
+  switch (view) {
+    case "day":
+      return i18n._("Day");
+    case "week":
+      return i18n._("Week");
+    case "month":
+      return i18n._("Month");
+    case "agenda":
+      return i18n._("Agenda");
+  }
+}
 
 export function OverviewView({ collections, route = {}, initialZone, clock = Date.now }: Props) {
   // The window benchmark times each update from here to its commit (a no-op otherwise).
   const renderStart = benchNow();
+  useI18n();
+  const locale = currentLocale();
   const defaultZone = initialZone ?? userZone();
   const [zone, setZone] = useState(() => (route.zone && knownZone(route.zone) ? route.zone : defaultZone));
   const [zoneText, setZoneText] = useState(zone);
@@ -227,39 +242,35 @@ export function OverviewView({ collections, route = {}, initialZone, clock = Dat
           zone={zone}
           limit={limit}
           onOpen={open}
-          label={`Runs on ${listed.day}`}
+          label={i18n._("Runs on {day}", { day: dayLabel(listed.day) })}
           busy={listBusy}
           dim={listBusy && listSlow}
           onMore={() => setLimit((l) => l + LIST_LIMIT * 5)}
         />
       ),
-    [listed, zone, limit, listBusy, listSlow],
+    [listed, zone, limit, listBusy, listSlow, locale],
   );
   const heatStrip = useMemo(() => buckets && <HeatStrip buckets={buckets} />, [buckets]);
   const shown = monthly ? counts.value : data;
   const kinds = useMemo(() => (shown ? actionKinds(shown) : []), [shown]);
   const suggestedZones = useMemo(() => [userZone(), "UTC", "Europe/Berlin", "America/New_York"], []);
   const warnings = useMemo(
-    () =>
-      shown
-        ? busyWarnings(
-            shown.busyMinutes,
-            (ms) => `${localTime(ms, zone)} on ${dayLabel(localDay(ms, zone))}`,
-            5,
-            shown.busyHosts,
-          )
-        : [],
-    [shown, zone],
+    () => (shown ? busyWarnings(shown.busyMinutes, (ms) => runMinuteLabel(ms, zone), 5, shown.busyHosts) : []),
+    [shown, zone, locale],
   );
   const truncated = useMemo(
     () => (monthly ? [] : (data?.jobs.filter((j) => j.truncated).map((j) => j.name) ?? [])),
     [monthly, data],
   );
-  const selectionLabel = `${dayLabel(selection.day)}${
+  const selectionLabel =
     selection.hour === null
-      ? ""
-      : `, ${String(selection.hour).padStart(2, "0")}:00–${String(selection.hour + 1).padStart(2, "0")}:00`
-  }`;
+      ? dayLabel(selection.day)
+      : i18n._("{day}, {from}:00–{to}:00", {
+          day: dayLabel(selection.day),
+          from: String(selection.hour).padStart(2, "0"),
+          to: String(selection.hour + 1).padStart(2, "0"),
+        });
+  const runCount = (count: number) => i18n._("{count, plural, one {# run} other {# runs}}", { count });
 
   // The window benchmark's marks: every update's render and commit, and when a new answer is on
   // screen (committed, then painted).
@@ -279,13 +290,13 @@ export function OverviewView({ collections, route = {}, initialZone, clock = Dat
     <section aria-labelledby="overview-title" class="overview">
       <PageHeader
         titleId="overview-title"
-        title="Overview"
+        title={i18n._("Overview")}
         actions={
           <SegmentedControl
             id="overview-views"
-            label="View"
+            label={i18n._("View")}
             value={view}
-            options={VIEWS.map((v) => ({ value: v, label: VIEW_LABELS[v], id: `overview-view-${v}` }))}
+            options={VIEWS.map((v) => ({ value: v, label: viewLabel(v), id: `overview-view-${v}` }))}
             onChange={(v) => {
               setView(v);
               setAnchor(selection.day);
@@ -293,73 +304,78 @@ export function OverviewView({ collections, route = {}, initialZone, clock = Dat
           />
         }
       >
-        <div class="toolbar overview-nav" role="toolbar" aria-label="Shown days">
+        <div class="toolbar overview-nav" role="toolbar" aria-label={i18n._("Shown days")}>
           <Button
             id="overview-prev"
             size="sm"
             icon={ChevronLeft}
             class="btn-icon"
-            aria-label="Earlier"
-            title="Earlier"
+            aria-label={i18n._("Earlier")}
+            title={i18n._("Earlier")}
             onClick={() => {
               setAnchor(shiftView(view, anchor, -1));
               if (monthly) setPaging(-1);
             }}
           />
           <Button id="overview-today" size="sm" onClick={() => select({ day: today, hour: null })}>
-            Today
+            {i18n._("Today")}
           </Button>
           <Button
             id="overview-next"
             size="sm"
             icon={ChevronRight}
             class="btn-icon"
-            aria-label="Later"
-            title="Later"
+            aria-label={i18n._("Later")}
+            title={i18n._("Later")}
             onClick={() => {
               setAnchor(shiftView(view, anchor, 1));
               if (monthly) setPaging(1);
             }}
           />
           <strong id="overview-range">
-            {days.length === 1 ? dayLabel(days[0]) : `${dayLabel(days[0])} – ${dayLabel(days[days.length - 1])}`}
+            {days.length === 1
+              ? dayLabel(days[0])
+              : i18n._("{first} – {last}", { first: dayLabel(days[0]), last: dayLabel(days[days.length - 1]) })}
           </strong>
         </div>
       </PageHeader>
-      <FilterBar label="Filter the runs">
+      <FilterBar label={i18n._("Filter the runs")}>
         <SearchField
           id="overview-search"
-          placeholder="Search jobs by name"
-          aria-label="Search jobs by name"
+          placeholder={i18n._("Search jobs by name")}
+          aria-label={i18n._("Search jobs by name")}
           value={search}
           onInput={(e) => setSearch(e.currentTarget.value)}
         />
         <Select
           id="overview-collection"
-          aria-label="Collection"
+          aria-label={i18n._("Collection")}
           value={collection}
           onChange={(e) => setCollection(e.currentTarget.value)}
           options={[
-            { value: "", label: "All collections" },
+            { value: "", label: i18n._("All collections") },
             ...collections.map((c) => ({ value: c.id, label: c.name })),
           ]}
         />
         <Select
           id="overview-state"
-          aria-label="Job state"
+          aria-label={i18n._("Job state")}
           value={state}
           onChange={(e) => setState(e.currentTarget.value)}
-          options={[{ value: "", label: "All states" }, ...JOB_STATES.map((s) => ({ value: s, label: s }))]}
+          options={[
+            { value: "", label: i18n._("All states") },
+            ...JOB_STATES.map((s) => ({ value: s, label: jobStateLabel(s) })),
+          ]}
         />
         <Select
           id="overview-action"
-          aria-label="Action kind"
+          aria-label={i18n._("Action kind")}
           value={action}
           onChange={(e) => setAction(e.currentTarget.value)}
-          options={[{ value: "", label: "All actions" }, ...kinds.map((a) => ({ value: a, label: a }))]}
+          options={[{ value: "", label: i18n._("All actions") }, ...kinds.map((a) => ({ value: a, label: a }))]}
         />
         <div class="zone-field">
-          <label for="overview-zone">Time zone</label>
+          <label for="overview-zone">{i18n._("Time zone")}</label>
           <input
             id="overview-zone"
             list="overview-zones"
@@ -377,21 +393,21 @@ export function OverviewView({ collections, route = {}, initialZone, clock = Dat
           ))}
         </datalist>
       </FilterBar>
-      <ul class="overview-legend" aria-label="Legend">
+      <ul class="overview-legend" aria-label={i18n._("Legend")}>
         {CATEGORIES.map((c) => (
           <li key={c}>
-            <span class={`swatch cat-${c}`} /> {CATEGORY_LABELS[c]}
+            <span class={`swatch cat-${c}`} /> {categoryLabel(c)}
           </li>
         ))}
       </ul>
       {error && (
         <p class="error-text" role="alert">
-          Could not read the overview: {error}
+          {i18n._("Could not read the overview: {reason}", { reason: error })}
         </p>
       )}
       {warnings.length > 0 && (
         <div id="overview-busy" class="overview-warning" role="note">
-          <strong>Many jobs call the same host in the same minute:</strong>
+          <strong>{i18n._("Many jobs call the same host in the same minute:")}</strong>
           <ul>
             {warnings.map((w) => (
               <li key={w.host}>{w.text}</li>
@@ -400,9 +416,14 @@ export function OverviewView({ collections, route = {}, initialZone, clock = Dat
         </div>
       )}
       {truncated.length > 0 && (
-        <p class="muted">More runs than shown for {truncated.join(", ")} (a job lists at most 2,000 in a window).</p>
+        <p class="muted">
+          {i18n._("More runs than shown for {names} (a job lists at most {max} in a window).", {
+            names: listUnits(truncated),
+            max: formatNumber(2000),
+          })}
+        </p>
       )}
-      {buckets === null && !error && <p aria-busy="true">Loading the overview…</p>}
+      {buckets === null && !error && <p aria-busy="true">{i18n._("Loading the overview…")}</p>}
       {buckets && (
         <div class="overview-body">
           {heatStrip}
@@ -414,7 +435,7 @@ export function OverviewView({ collections, route = {}, initialZone, clock = Dat
               role="grid"
               tabIndex={0}
               onKeyDown={onKeyDown}
-              aria-label="Runs by day: arrow keys move between days"
+              aria-label={i18n._("Runs by day: arrow keys move between days")}
             >
               {view === "month" ? (
                 <MonthGrid buckets={buckets} today={today} selection={selection} onSelect={select} />
@@ -430,7 +451,7 @@ export function OverviewView({ collections, route = {}, initialZone, clock = Dat
                 .map((b) => (
                   <section key={b.day} data-testid={`agenda-${b.day}`}>
                     <h2 class="agenda-day">
-                      {dayLabel(b.day)} <small class="muted">{b.total} runs</small>
+                      {dayLabel(b.day)} <small class="muted">{runCount(b.total)}</small>
                     </h2>
                     <RunList
                       data={data}
@@ -438,7 +459,7 @@ export function OverviewView({ collections, route = {}, initialZone, clock = Dat
                       zone={zone}
                       limit={20}
                       onOpen={open}
-                      label={`Runs on ${b.day}`}
+                      label={i18n._("Runs on {day}", { day: dayLabel(b.day) })}
                       onMore={() => {
                         setView("day");
                         select({ day: b.day, hour: null });
@@ -446,18 +467,23 @@ export function OverviewView({ collections, route = {}, initialZone, clock = Dat
                     />
                   </section>
                 ))}
-              {buckets.every((b) => b.total === 0) && <p class="muted">No runs in these days.</p>}
+              {buckets.every((b) => b.total === 0) && <p class="muted">{i18n._("No runs in these days.")}</p>}
             </div>
           )}
           {view !== "agenda" && (
             <section id="overview-selection">
               <h2 class="agenda-day">
                 {selectionLabel}{" "}
-                <small class="muted">{selectedRuns ? `${selectedRuns.length} runs` : "loading runs…"}</small>
+                <small class="muted">{selectedRuns ? runCount(selectedRuns.length) : i18n._("loading runs…")}</small>
               </h2>
               {/* Announced: the day and its count, once they are known; never the list of up to 100 runs. */}
               <p id="overview-selection-status" class="visually-hidden" role="status">
-                {selectedRuns ? `${selectionLabel}: ${selectedRuns.length} runs` : ""}
+                {selectedRuns
+                  ? i18n._("{selection}: {count, plural, one {# run} other {# runs}}", {
+                      selection: selectionLabel,
+                      count: selectedRuns.length,
+                    })
+                  : ""}
               </p>
               {!error && runList}
             </section>

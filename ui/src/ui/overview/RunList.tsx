@@ -1,6 +1,6 @@
 import { useMemo } from "preact/hooks";
+import { currentLocale, i18n, useI18n } from "../../i18n";
 import {
-  CATEGORY_LABELS,
   KIND_BLACKED_OUT,
   KIND_PAST,
   type OverviewData,
@@ -10,6 +10,7 @@ import {
   runTarget,
 } from "../../logic/overview";
 import { Button } from "../components/Button";
+import { categoryLabel } from "./labels";
 
 type Props = {
   data: OverviewData;
@@ -34,22 +35,24 @@ type Props = {
  * WebKit has to restyle, lay out and paint when the arrow keys move the month view's selection.
  */
 export function RunList({ data, runs, zone, limit, onMore, onOpen, label, busy = false, dim = false }: Props) {
+  useI18n();
+  const locale = currentLocale();
   const shown = runs.slice(0, limit);
   // Marking the list busy (a key press) or not does not render its rows again.
   // (onOpen only navigates: the one of the first render does.)
   const rows = useMemo(
     () => <RunRows data={data} runs={runs} zone={zone} limit={limit} onOpen={onOpen} label={label} />,
-    [data, runs, zone, limit, label],
+    [data, runs, zone, limit, label, locale],
   );
   return (
     <div class={dim ? "overview-runs stale" : "overview-runs"} aria-busy={busy}>
       {rows}
       {runs.length > shown.length && (
         <p class="muted">
-          and {runs.length - shown.length} more{" "}
+          {i18n._("and {count} more", { count: runs.length - shown.length })}{" "}
           {onMore && (
             <Button size="sm" onClick={onMore}>
-              Show more
+              {i18n._("Show more")}
             </Button>
           )}
         </p>
@@ -69,8 +72,10 @@ function RunRows({ data, runs, zone, limit, onOpen, label }: Omit<Props, "busy" 
         const what = past
           ? `${run.status ?? ""}${run.action && run.action !== "MainAction" ? ` (${run.action})` : ""}`
           : run.kind === KIND_BLACKED_OUT
-            ? `blacked out by ${run.calendar ?? "a calendar"}`
-            : CATEGORY_LABELS[category];
+            ? run.calendar
+              ? i18n._("blacked out by {calendar}", { calendar: run.calendar })
+              : i18n._("blacked out by a calendar")
+            : categoryLabel(category);
         const at = new Date(run.at).toISOString().replace(/\.\d{3}Z$/, "Z");
         return (
           <li key={position}>
@@ -81,7 +86,11 @@ function RunRows({ data, runs, zone, limit, onOpen, label }: Omit<Props, "busy" 
               data-job={job.name}
               data-category={category}
               data-at={at}
-              title={`${job.name} · ${what}${past ? " · opens the history" : " · opens the job"}`}
+              title={
+                past
+                  ? i18n._("{name} · {what} · opens the history", { name: job.name, what })
+                  : i18n._("{name} · {what} · opens the job", { name: job.name, what })
+              }
               onClick={() => onOpen(runTarget(data, i))}
             >
               <time dateTime={at}>{localTime(run.at, zone)}</time> <span class="run-job">{job.name}</span>{" "}

@@ -5,9 +5,10 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { defineBuiltinCommands, refreshPaused } from "../../commands/builtin";
 import { loadJumpTargets } from "../../commands/jumpTargets";
-import { type Command, availableCommands, runCommand, useCommandsVersion } from "../../commands/registry";
+import { type Command, type Section, availableCommands, runCommand, useCommandsVersion } from "../../commands/registry";
 import { shortcutLabel } from "../../commands/shortcuts";
 import { closeSurface, useSurface } from "../../commands/surfaces";
+import { i18n, useI18n } from "../../i18n";
 import { messageOf } from "../../ipc";
 import { toast } from "../toast";
 import { CommandDialogs } from "./CommandDialogs";
@@ -16,15 +17,23 @@ import "./palette.css";
 
 defineBuiltinCommands();
 
-const TEXT = {
-  dialog: "Command palette",
-  field: "Search commands, collections and jobs",
-  placeholder: "Type a command, a collection or a job…",
-  list: "Commands",
-  none: "No command, collection or job matches.",
-  hint: "↑ ↓ to move · Enter to run · Esc to close",
-  loadFailed: "Could not list the collections and jobs:",
-};
+/** A section's heading in the palette. */
+function sectionLabel(section: Section): string {
+  switch (section) {
+    case "Actions":
+      return i18n._({ id: "palette.section.actions", message: "Actions" });
+    case "Go to":
+      return i18n._({ id: "palette.section.goTo", message: "Go to" });
+    case "Collections":
+      return i18n._({ id: "palette.section.collections", message: "Collections" });
+    case "Jobs":
+      return i18n._({ id: "palette.section.jobs", message: "Jobs" });
+    case "Theme":
+      return i18n._({ id: "palette.section.theme", message: "Theme" });
+    case "Window":
+      return i18n._({ id: "palette.section.window", message: "Window" });
+  }
+}
 
 export function CommandPalette() {
   const surface = useSurface();
@@ -39,6 +48,7 @@ export function CommandPalette() {
 const optionId = (i: number) => `palette-option-${i}`;
 
 function PaletteDialog({ open }: { open: boolean }) {
+  useI18n();
   const ref = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const returnFocus = useRef<Element | null>(null);
@@ -57,7 +67,9 @@ function PaletteDialog({ open }: { open: boolean }) {
       setLoadError("");
       d.showModal();
       input.current?.focus();
-      loadJumpTargets().catch((e) => setLoadError(`${TEXT.loadFailed} ${messageOf(e)}`));
+      loadJumpTargets().catch((e) =>
+        setLoadError(i18n._("Could not list the collections and jobs: {reason}", { reason: messageOf(e) })),
+      );
       refreshPaused();
     }
     if (!open && d.open) d.close();
@@ -108,7 +120,7 @@ function PaletteDialog({ open }: { open: boolean }) {
       id="command-palette"
       class="palette"
       ref={ref}
-      aria-label={TEXT.dialog}
+      aria-label={i18n._("Command palette")}
       onClose={close}
       onClick={(e) => e.target === ref.current && close()}
     >
@@ -124,8 +136,8 @@ function PaletteDialog({ open }: { open: boolean }) {
             aria-controls="palette-list"
             aria-autocomplete="list"
             aria-activedescendant={current >= 0 ? optionId(current) : undefined}
-            aria-label={TEXT.field}
-            placeholder={TEXT.placeholder}
+            aria-label={i18n._("Search commands, collections and jobs")}
+            placeholder={i18n._("Type a command, a collection or a job…")}
             autoComplete="off"
             spellcheck={false}
             value={query}
@@ -135,11 +147,11 @@ function PaletteDialog({ open }: { open: boolean }) {
             }}
             onKeyDown={onKeyDown}
           />
-          <div id="palette-list" class="palette-list" role="listbox" aria-label={TEXT.list}>
+          <div id="palette-list" class="palette-list" role="listbox" aria-label={i18n._("Commands")}>
             {groups.map((g) => (
-              <div key={g.section} role="group" aria-label={g.section} class="palette-group">
+              <div key={g.section} role="group" aria-label={sectionLabel(g.section)} class="palette-group">
                 <div class="palette-section" aria-hidden="true">
-                  {g.section}
+                  {sectionLabel(g.section)}
                 </div>
                 {g.commands.map((c) => {
                   const i = index++;
@@ -168,7 +180,7 @@ function PaletteDialog({ open }: { open: boolean }) {
           </div>
           {rows.length === 0 && (
             <p class="palette-empty" role="status">
-              {TEXT.none}
+              {i18n._("No command, collection or job matches.")}
             </p>
           )}
           {loadError && (
@@ -177,7 +189,7 @@ function PaletteDialog({ open }: { open: boolean }) {
             </p>
           )}
           <p class="palette-hint" aria-hidden="true">
-            {TEXT.hint}
+            {i18n._("↑ ↓ to move · Enter to run · Esc to close")}
           </p>
         </div>
       )}
