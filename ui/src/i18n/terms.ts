@@ -49,3 +49,29 @@ export function frequencyLabel(frequency: string): string {
       return frequency;
   }
 }
+
+/**
+ * "every minute" · "alle 2 Stunden" · "每2小時": how often, from the engine's "2 Hour" (an interval
+ * and a frequency, as a collection's quota says it). Text it cannot read is returned as it came.
+ */
+export function everyLabel(recurrence: string): string {
+  const m = /^(\d+)\s+(\w+)$/.exec(recurrence.trim());
+  if (!m) return recurrence;
+  const count = Number(m[1]);
+  switch (m[2]) {
+    case "Minute":
+      return i18n._("{count, plural, one {every minute} other {every # minutes}}", { count });
+    case "Hour":
+      return i18n._("{count, plural, one {every hour} other {every # hours}}", { count });
+    case "Day":
+      return i18n._("{count, plural, one {every day} other {every # days}}", { count });
+    case "Week":
+      return i18n._("{count, plural, one {every week} other {every # weeks}}", { count });
+    case "Month":
+      return i18n._("{count, plural, one {every month} other {every # months}}", { count });
+    case "Year":
+      return i18n._("{count, plural, one {every year} other {every # years}}", { count });
+    default:
+      return recurrence;
+  }
+}

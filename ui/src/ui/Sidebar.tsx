@@ -5,7 +5,7 @@ import { FileInput, LayoutDashboard, Plus } from "lucide";
 import { useState } from "preact/hooks";
 import { useCommandHandler } from "../commands/registry";
 import { i18n, useI18n } from "../i18n";
-import { collectionStateLabel } from "../i18n/terms";
+import { collectionStateLabel, everyLabel } from "../i18n/terms";
 import { type CollectionSummary, type FieldError, api, errorsOf, messageOf } from "../ipc";
 import { NEW_PLAN, PLAN_FIELDS, planOf } from "../logic/collectionForm";
 import { type Route, routeCollection, routeHash } from "../logic/routes";
@@ -88,7 +88,7 @@ export function Sidebar({ collections, route, onChanged }: Props) {
                 </span>
                 <span
                   class="quota"
-                  title={i18n._("jobs / quota; most frequent: every {interval}", { interval: c.minRecurrence })}
+                  title={i18n._("jobs / quota; most frequent: {every}", { every: everyLabel(c.minRecurrence) })}
                 >
                   {c.jobCount} / {c.maxJobCount}
                 </span>
