@@ -80,7 +80,8 @@ export function App() {
       <header class="app-header">
         <a href="#/" class="brand">
           <Icon icon={CalendarMark} size={18} />
-          <span>Kairos</span>
+          {/* The product's name is the same in every language (translate="no": the pseudo-locale walk skips it). */}
+          <span translate={false}>Kairos</span>
         </a>
         <div class="history-buttons">
           <IconButton icon={ArrowLeft} size="sm" label={i18n._("Back (Alt+Left)")} onClick={() => history.back()} />

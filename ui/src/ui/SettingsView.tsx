@@ -264,7 +264,8 @@ function LanguageChoice() {
       >
         <option value="">{i18n._("System default")}</option>
         {LANGUAGE_NAMES.map((l) => (
-          <option key={l.locale} value={l.locale} lang={l.locale}>
+          // Each language in its own name, never translated (translate="no").
+          <option key={l.locale} value={l.locale} lang={l.locale} translate={false}>
             {l.name}
           </option>
         ))}
