@@ -9,6 +9,7 @@ use kairos_core::describe::describe_schedule;
 use kairos_core::document::parse_job_document;
 use kairos_core::error::MAX_ERROR_DETAILS;
 use kairos_core::iso8601::latest;
+use kairos_core::lang::Lang;
 use kairos_core::preview::preview_schedule;
 use kairos_core::recurrence::Series;
 use kairos_core::validate::{validate_job, validate_schedule};
@@ -50,7 +51,9 @@ fuzz_target!(|data: &[u8]| {
         Ok(schedule) => schedule,
         Err(errors) => return check_errors(&errors),
     };
-    let _ = describe_schedule(&schedule);
+    for lang in Lang::ALL {
+        let _ = describe_schedule(&schedule, lang);
+    }
     let preview = preview_schedule(&schedule, now, RUNS);
     for pair in preview.occurrences.windows(2) {
         assert!(pair[0] < pair[1], "runs out of order: {pair:?}");

@@ -6,6 +6,7 @@ use crate::dto::{FieldError, PreviewRequest, PreviewResult};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use kairos_core::describe::{describe_job, describe_schedule};
 use kairos_core::document::from_value_at;
+use kairos_core::lang::Lang;
 use kairos_core::model::{JobProperties, JobState, NamedCalendars};
 use kairos_core::preview::preview_schedule;
 use kairos_core::recurrence::{DstAdjustment, Series, Zone};
@@ -26,7 +27,7 @@ pub fn sentence(
     now: DateTime<Utc>,
     calendars: Option<&NamedCalendars>,
 ) -> String {
-    describe_job(props, now, calendars).unwrap_or_default()
+    describe_job(props, now, calendars, Lang::En).unwrap_or_default()
 }
 
 pub use kairos_core::describe::names_a_calendar;
@@ -123,7 +124,7 @@ fn fill(
 ) {
     let zone = schedule.recurrence.as_ref().map_or(Zone::Utc, |r| r.zone);
     result.time_zone = zone.name().to_string();
-    result.sentence = describe_schedule(schedule);
+    result.sentence = describe_schedule(schedule, Lang::En);
     let count = request.count.clamp(1, MAX_RUNS) as usize;
     let preview = preview_schedule(schedule, now, count);
     result.runs = Vec::with_capacity(preview.occurrences.len());

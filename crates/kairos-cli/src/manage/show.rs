@@ -5,6 +5,7 @@ use super::backend::{collection_label, Outcome};
 use super::table::{fields, shorten, Table, Tone};
 use super::Context;
 use kairos_core::describe::describe_job;
+use kairos_core::lang::Lang;
 use kairos_core::model::{JobCollectionDefinition, JobProperties, NamedCalendars};
 use kairos_engine::CollectionKey;
 use serde_json::Value;
@@ -158,7 +159,7 @@ fn destination(action: &Value) -> String {
 fn schedule(properties: &Value, calendars: Option<&NamedCalendars>) -> String {
     serde_json::from_value::<JobProperties>(properties.clone())
         .ok()
-        .and_then(|props| describe_job(&props, chrono::Utc::now(), calendars))
+        .and_then(|props| describe_job(&props, chrono::Utc::now(), calendars, Lang::En))
         .unwrap_or_else(|| recurrence(properties))
 }
 
@@ -309,7 +310,8 @@ mod tests {
         let with_calendar = {
             let calendars: NamedCalendars = serde_json::from_value(holidays).expect("calendars");
             let props: JobProperties = serde_json::from_value(blackout.clone()).expect("props");
-            describe_job(&props, chrono::Utc::now(), Some(&calendars)).expect("a sentence")
+            describe_job(&props, chrono::Utc::now(), Some(&calendars), Lang::En)
+                .expect("a sentence")
         };
         check(
             blackout.clone(),

@@ -7,6 +7,7 @@
 use kairos_core::describe::describe_schedule;
 use kairos_core::document::parse_job_document;
 use kairos_core::iso8601::parse_datetime;
+use kairos_core::lang::Lang;
 use kairos_core::validate::validate_schedule;
 
 /// Parse and validate `job` (start times must lie within 18 months of 2026-01-01) and compare
@@ -15,7 +16,11 @@ fn check(job: &str, expected: &str) {
     let now = parse_datetime("2026-01-01T00:00:00Z").expect("test clock");
     let props = parse_job_document(job).unwrap_or_else(|e| panic!("{job}: not JSON: {e}"));
     let schedule = validate_schedule(&props, now).unwrap_or_else(|e| panic!("{job}: {e}"));
-    assert_eq!(describe_schedule(&schedule), expected, "job: {job}");
+    assert_eq!(
+        describe_schedule(&schedule, Lang::En),
+        expected,
+        "job: {job}"
+    );
 }
 
 #[test]
