@@ -537,5 +537,6 @@ fn note() -> kairos_engine::actions::Note {
         body: "b".into(),
         collection: "c".into(),
         job: "j".into(),
+        kind: kairos_engine::actions::NoteKind::Shown,
     }
 }

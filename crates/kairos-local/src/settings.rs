@@ -3,6 +3,7 @@
 //! (`autostart.rs`), read back from the system each time.
 
 use crate::autostart::LoginItem;
+use kairos_core::lang::Lang;
 use kairos_engine::settings::NOTIFY_ON_FAULT;
 use kairos_engine::{Engine, EngineError};
 
@@ -67,6 +68,41 @@ pub fn save(engine: &Engine, new: &Settings) -> Result<(), EngineError> {
     Ok(())
 }
 
+/// The language the window and the tray runner speak: a tag from [`Lang::tag`]; absent or empty
+/// means "follow the system" (kairos-i18n's `choose`, which `KAIROS_LANG` overrides). Both
+/// processes follow a change at once: the tray runner re-reads it when the database changes.
+pub const LANGUAGE: &str = "desktop.language";
+
+/// The saved language, `None` when the system's is followed. A stored value that is not one of
+/// the tags (written by hand) reads as `None`, like no setting.
+pub fn language(engine: &Engine) -> Result<Option<Lang>, EngineError> {
+    Ok(engine
+        .setting(LANGUAGE)?
+        .as_deref()
+        .and_then(Lang::from_tag))
+}
+
+/// Save the language (`None` or empty: follow the system). A tag that is not one of the five is
+/// refused with a field error on `language`; the stored tag is the canonical one (`pt_br` →
+/// `pt-BR`).
+pub fn set_language(engine: &Engine, tag: Option<&str>) -> Result<Option<Lang>, EngineError> {
+    let wanted = match tag.map(str::trim).filter(|t| !t.is_empty()) {
+        None => None,
+        Some(tag) => Some(Lang::from_tag(tag).ok_or_else(|| {
+            let known: Vec<&str> = Lang::ALL.iter().map(|l| l.tag()).collect();
+            EngineError::bad_request(
+                "language",
+                format!(
+                    "'{tag}' is not a language Kairos speaks; use one of {}",
+                    known.join(", ")
+                ),
+            )
+        })?),
+    };
+    engine.set_setting(LANGUAGE, wanted.map(Lang::tag).unwrap_or_default())?;
+    Ok(wanted)
+}
+
 /// What the tray runner found wrong and cannot fix itself (no tray host, notifications
 /// refused), written by the runner and shown by the window's Settings with what to do. Empty
 /// or absent: nothing wrong. Jobs keep running either way.
@@ -103,4 +139,43 @@ pub fn record_problem(
     }
     engine.set_setting(key, now)?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kairos_engine::{Database, EngineConfig};
+
+    /// (tag asked for, what is saved and read back or the field the refusal names).
+    type Case<'a> = (Option<&'a str>, Result<Option<&'a str>, &'a str>);
+
+    fn check(cases: &[Case]) {
+        let engine = Engine::open(EngineConfig::new(Database::Memory)).unwrap();
+        for (asked, want) in cases {
+            match (set_language(&engine, *asked), want) {
+                (Ok(saved), Ok(tag)) => {
+                    assert_eq!(saved.map(Lang::tag), *tag, "{asked:?}");
+                    assert_eq!(language(&engine).unwrap().map(Lang::tag), *tag, "{asked:?}");
+                }
+                (Err(e), Err(field)) => {
+                    assert_eq!(e.details()[0].path, *field, "{asked:?}");
+                    assert!(e.message().contains("zh-TW"), "{}", e.message());
+                }
+                (got, _) => panic!("{asked:?}: {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_language_is_one_of_the_five_tags_or_follows_the_system() {
+        check(&[
+            (Some("de"), Ok(Some("de"))),
+            (Some("pt_br"), Ok(Some("pt-BR"))),
+            (None, Ok(None)),
+            (Some("zh-TW"), Ok(Some("zh-TW"))),
+            (Some(" "), Ok(None)),
+            (Some("ja"), Err("language")),
+            (Some("en-XA"), Err("language")),
+        ]);
+    }
 }

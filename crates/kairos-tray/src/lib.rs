@@ -5,6 +5,8 @@
 //! small; the window (`kairos-desktop`, Tauri) is a separate process started on demand.
 //! docs/architecture.md ("Desktop processes") has the figures behind that choice.
 
+pub mod labels;
+pub mod language;
 pub mod launch;
 mod main_loop;
 pub mod overview;

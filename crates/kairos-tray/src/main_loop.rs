@@ -10,6 +10,7 @@
 
 use crate::overview::Overview;
 use crate::tray::Tray;
+use kairos_i18n::Texts;
 use std::sync::Arc;
 
 #[cfg(target_os = "linux")]
@@ -31,6 +32,8 @@ pub use platform::run;
 #[derive(Debug)]
 pub enum UiMessage {
     Show(Overview),
+    /// The language changed (or was first read from the settings).
+    Language(Texts),
     Exit(u8),
 }
 
@@ -53,6 +56,10 @@ impl Ui {
         (self.0)(UiMessage::Show(overview));
     }
 
+    pub fn language(&self, texts: Texts) {
+        (self.0)(UiMessage::Language(texts));
+    }
+
     /// End the main loop (and so the process) with `code`.
     pub fn exit(&self, code: u8) {
         (self.0)(UiMessage::Exit(code));
@@ -65,6 +72,12 @@ fn handle(tray: &mut Option<Tray>, message: UiMessage) -> Option<u8> {
         UiMessage::Show(overview) => {
             if let Some(tray) = tray.as_mut() {
                 tray.show(&overview);
+            }
+            None
+        }
+        UiMessage::Language(texts) => {
+            if let Some(tray) = tray.as_mut() {
+                tray.set_texts(texts);
             }
             None
         }

@@ -1,4 +1,5 @@
-//! What the tray shows: the next run and the last failure, across every collection.
+//! What the tray shows: the next run and the last failure, across every collection (worded by
+//! `labels.rs`).
 
 use chrono::{DateTime, Utc};
 use kairos_engine::{Engine, EngineError};
@@ -58,37 +59,6 @@ pub fn overview(engine: &Engine) -> Result<Overview, EngineError> {
         last_failure,
         paused: engine.flag(kairos_engine::settings::PAUSED)?,
     })
-}
-
-/// "Next: backup at Fri 27 Nov 05:15" in local time.
-pub fn next_run_label(o: &Overview) -> String {
-    match &o.next_run {
-        _ if o.paused => "Paused: no job fires".into(),
-        Some((job, at)) => format!("Next: {job} at {}", local(*at)),
-        None => "No run scheduled".into(),
-    }
-}
-
-pub fn last_failure_label(o: &Overview) -> String {
-    match &o.last_failure {
-        Some((job, at, message)) => {
-            let first: String = message
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .chars()
-                .take(60)
-                .collect();
-            format!("Last failure: {job} at {} — {first}", local(*at))
-        }
-        None => "No failures".into(),
-    }
-}
-
-fn local(at: DateTime<Utc>) -> String {
-    at.with_timezone(&chrono::Local)
-        .format("%a %-d %b %H:%M")
-        .to_string()
 }
 
 /// A job's own name (ARM names it `collection/job`).

@@ -1,25 +1,78 @@
 //! The tray runner's view of what it cannot fix itself: a missing tray host and notifications
 //! the system will not show. Each is recorded once per change in the shared settings
 //! (`kairos_local::settings::TRAY_PROBLEM`, `NOTIFICATION_PROBLEM`) for the window's Settings,
-//! and logged once; the runner keeps firing jobs regardless.
+//! worded in the runner's language (again when it changes), and logged once; the runner keeps
+//! firing jobs regardless.
 
+use crate::language::{worded, SharedTexts};
 use kairos_engine::actions::{Note, Notifier, NotifyError, NotifyFuture};
 use kairos_engine::Engine;
+use kairos_i18n::Texts;
 use kairos_local::settings::{record_problem, NOTIFICATION_PROBLEM, TRAY_PROBLEM};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
-/// A change to report: (settings key, problem or `None` for solved).
-pub type Report = (&'static str, Option<String>);
+/// Something the runner cannot fix, worded when recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// The tray icon could not be made: the system's reason.
+    NoIcon(String),
+    /// No D-Bus session bus: why connecting failed.
+    NoBus(String),
+    /// The session bus did not answer in time.
+    BusSilent,
+    /// No tray host (StatusNotifierWatcher) on the session bus.
+    NoHost,
+    /// The system does not show notifications: the notifier's own sentence.
+    Notifications(String),
+}
 
-pub fn tray_report(problem: Option<String>) -> Report {
+impl Problem {
+    pub fn worded(&self, t: &Texts) -> String {
+        match self {
+            Problem::NoIcon(reason) => t.problem_no_icon(reason),
+            Problem::NoBus(reason) => t.problem_no_bus(reason),
+            Problem::BusSilent => t.problem_bus_silent(),
+            Problem::NoHost => t.problem_no_host(WATCHER),
+            Problem::Notifications(sentence) => sentence.clone(),
+        }
+    }
+}
+
+/// The name a tray host (StatusNotifierWatcher) owns on the session bus.
+const WATCHER: &str = "org.kde.StatusNotifierWatcher";
+
+/// A change to report: (settings key, problem or `None` for solved).
+pub type Report = (&'static str, Option<Problem>);
+
+pub fn tray_report(problem: Option<Problem>) -> Report {
     (TRAY_PROBLEM, problem)
 }
 
-/// Record a report; logs when it changes what the window shows.
-pub fn record(engine: &Engine, (key, problem): &Report) {
-    match record_problem(engine, key, problem.as_deref()) {
-        Ok(true) => match problem {
+/// The problems as last reported, kept so they can be worded again in a new language.
+#[derive(Debug, Default)]
+pub struct Recorded(BTreeMap<&'static str, Option<Problem>>);
+
+impl Recorded {
+    /// Record a report; logs when it changes what the window shows.
+    pub fn record(&mut self, engine: &Engine, (key, problem): Report, texts: &Texts) {
+        write(engine, key, problem.as_ref(), texts);
+        self.0.insert(key, problem);
+    }
+
+    /// Word every recorded problem again (the language changed).
+    pub fn reword(&self, engine: &Engine, texts: &Texts) {
+        for (key, problem) in &self.0 {
+            write(engine, key, problem.as_ref(), texts);
+        }
+    }
+}
+
+fn write(engine: &Engine, key: &str, problem: Option<&Problem>, texts: &Texts) {
+    let text = problem.map(|p| p.worded(texts));
+    match record_problem(engine, key, text.as_deref()) {
+        Ok(true) => match text {
             Some(p) => tracing::warn!(problem = %p, "{key}"),
             None => tracing::info!("{key}: solved"),
         },
@@ -29,20 +82,25 @@ pub fn record(engine: &Engine, (key, problem): &Report) {
 }
 
 /// The system notifier, reporting whether the notification service is there: an
-/// "unavailable" error is a problem for the window; a shown notification clears it.
+/// "unavailable" error is a problem for the window; a shown notification clears it. The
+/// engine's fault notifications are worded in the runner's language first.
 #[derive(Debug)]
 pub struct ReportingNotifier {
     pub inner: Arc<dyn Notifier>,
     pub reports: UnboundedSender<Report>,
+    pub texts: SharedTexts,
 }
 
 impl Notifier for ReportingNotifier {
     fn notify<'a>(&'a self, note: &'a Note) -> NotifyFuture<'a> {
         Box::pin(async move {
-            let result = self.inner.notify(note).await;
+            let note = worded(&self.texts, note);
+            let result = self.inner.notify(&note).await;
             let problem = match &result {
                 Ok(()) => Some(None),
-                Err(e @ NotifyError::Unavailable(_)) => Some(Some(e.to_string())),
+                Err(e @ NotifyError::Unavailable(_)) => {
+                    Some(Some(Problem::Notifications(e.to_string())))
+                }
                 Err(NotifyError::Failed(_)) => None,
             };
             if let Some(problem) = problem {
@@ -57,22 +115,13 @@ impl Notifier for ReportingNotifier {
 /// told to `report` now and again whenever a host starts or goes away. No polling: the bus sends
 /// `NameOwnerChanged` for the host's name, so an idle runner is not woken to ask.
 #[cfg(target_os = "linux")]
-pub async fn watch_tray_host(report: impl Fn(Option<String>)) {
+pub async fn watch_tray_host(report: impl Fn(Option<Problem>)) {
     use futures_util::StreamExt;
-    const WATCHER: &str = "org.kde.StatusNotifierWatcher";
     let timeout = std::time::Duration::from_secs(5);
     let connection = match tokio::time::timeout(timeout, zbus::Connection::session()).await {
         Ok(Ok(c)) => c,
-        Ok(Err(e)) => {
-            return report(Some(format!(
-                "No tray icon: no D-Bus session bus ({e}). {HOST_HOW}"
-            )))
-        }
-        Err(_) => {
-            return report(Some(format!(
-                "No tray icon: the D-Bus session bus did not answer. {HOST_HOW}"
-            )))
-        }
+        Ok(Err(e)) => return report(Some(Problem::NoBus(e.to_string()))),
+        Err(_) => return report(Some(Problem::BusSilent)),
     };
     // Subscribed before the first question, so a host that starts in between is not missed.
     let rule = zbus::MatchRule::builder()
@@ -104,9 +153,7 @@ pub async fn watch_tray_host(report: impl Fn(Option<String>)) {
             Ok(Ok(reply)) => reply.body().deserialize::<bool>().unwrap_or(false),
             _ => false,
         };
-        report((!owned).then(|| {
-            format!("No tray icon: this desktop has no tray host ({WATCHER} is not on the session bus). {HOST_HOW}")
-        }));
+        report((!owned).then_some(Problem::NoHost));
         // The bus went away, or it cannot be followed: the last answer stands.
         let Some(stream) = changes.as_mut() else {
             return;
@@ -117,14 +164,8 @@ pub async fn watch_tray_host(report: impl Fn(Option<String>)) {
     }
 }
 
-/// What to do about a missing tray host.
-#[cfg(target_os = "linux")]
-const HOST_HOW: &str = "Jobs keep running without it. On GNOME, install and turn on the \
-                        \"AppIndicator and KStatusNotifierItem Support\" extension; KDE, Xfce, \
-                        Cinnamon and most other desktops have a tray host built in.";
-
 /// Windows and macOS always have a place for the icon.
 #[cfg(not(target_os = "linux"))]
-pub async fn watch_tray_host(report: impl Fn(Option<String>)) {
+pub async fn watch_tray_host(report: impl Fn(Option<Problem>)) {
     report(None)
 }

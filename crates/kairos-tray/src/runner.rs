@@ -3,10 +3,11 @@
 //! process, started on demand and gone when closed, so a closed window costs no memory
 //! (docs/architecture.md, "Desktop processes").
 
+use crate::language::{initial_texts, Language, SharedTexts};
 use crate::launch::{self, data_dir, open_window, TrayLock};
 use crate::main_loop::{self, Ui};
 use crate::overview::overview;
-use crate::problems::{self, Report, ReportingNotifier};
+use crate::problems::{self, Problem, Recorded, Report, ReportingNotifier};
 use crate::tray::{Tray, TrayCommand};
 use kairos_engine::actions::{system_notifier, OnClick};
 use kairos_engine::settings::PAUSED;
@@ -17,7 +18,7 @@ use kairos_local::shutdown::StopRequests;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -55,11 +56,13 @@ pub fn run() -> ExitCode {
     let tray_reports = reports.clone();
     let no_icon = Arc::new(AtomicBool::new(false));
     let no_icon_seen = no_icon.clone();
-    let make_tray = move || match Tray::create(tray_commands) {
+    // The language before the settings are read (KAIROS_LANG, else the OS); the runner sends the
+    // saved one as soon as it has opened the database.
+    let make_tray = move || match Tray::create(tray_commands, initial_texts()) {
         Ok(tray) => Some(tray),
         Err(e) => {
             no_icon.store(true, Ordering::Relaxed);
-            let problem = format!("{e}. Jobs keep running without it.");
+            let problem = Problem::NoIcon(e.to_string());
             let _ = tray_reports.send(problems::tray_report(Some(problem)));
             None
         }
@@ -162,11 +165,14 @@ async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
             return 1;
         }
     };
-    // Notifications that open the job's history in the window when clicked.
+    // Notifications that open the job's history in the window when clicked, in the runner's
+    // language.
     let on_click: OnClick = Arc::new(|collection, job| open_window(Some((collection, job))));
+    let texts: SharedTexts = Arc::new(RwLock::new(initial_texts()));
     let notifier = ReportingNotifier {
         inner: system_notifier(Some(on_click)),
         reports: reports.clone(),
+        texts: texts.clone(),
     };
     let configure = |config: &mut EngineConfig| config.actions.notifier = Arc::new(notifier);
     let (engine, database) = match launch::open_engine(&dir, configure) {
@@ -177,6 +183,9 @@ async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
         }
     };
     let runner = engine.start_runner();
+    let mut language = Language::new(texts);
+    language.follow(&engine, &ui);
+    let mut recorded = Recorded::default();
     show_overview(&engine, &ui);
     let mut api = ApiServer::default();
     api.apply(&engine, &dir).await;
@@ -193,10 +202,17 @@ async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
     loop {
         tokio::select! {
             _ = next_change(&mut watcher) => {
+                // A new language (Settings in the window) relabels the menu before it shows,
+                // and words the recorded problems again.
+                if language.follow(&engine, &ui) {
+                    language.with(|t| recorded.reword(&engine, t));
+                }
                 show_overview(&engine, &ui);
                 api.apply(&engine, &dir).await;
             }
-            Some(report) = report_queue.recv() => problems::record(&engine, &report),
+            Some(report) = report_queue.recv() => {
+                language.with(|t| recorded.record(&engine, report, t));
+            }
             request = requests.recv() => match request {
                 Some(TrayCommand::OpenWindow) => open_window(None),
                 Some(TrayCommand::PauseAll) => set_paused(&engine, true),

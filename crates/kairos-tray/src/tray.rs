@@ -4,9 +4,12 @@
 //!
 //! The icon and the menu are not `Send`: they live on the thread of the main loop
 //! (`main_loop`), which calls [`Tray::show`] with each new overview. Clicks come back as
-//! [`TrayCommand`]s on a channel the runner listens to.
+//! [`TrayCommand`]s on a channel the runner listens to. The texts are in the chosen language
+//! (`labels.rs`); [`Tray::set_texts`] relabels everything when the language changes.
 
-use crate::overview::{last_failure_label, next_run_label, Overview};
+use crate::labels::{menu_texts, MenuTexts};
+use crate::overview::Overview;
+use kairos_i18n::Texts;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
@@ -22,20 +25,19 @@ pub enum TrayCommand {
     Quit,
 }
 
-/// The menu's labels, shared by every system.
-pub const OPEN: &str = "Open Kairos";
-pub const PAUSE: &str = "Pause all jobs";
-pub const RESUME: &str = "Resume all jobs";
-pub const QUIT: &str = "Quit Kairos";
-
 pub struct Tray {
     icon: TrayIcon,
+    open: MenuItem,
     next_run: MenuItem,
     last_failure: MenuItem,
     pause: MenuItem,
+    quit: MenuItem,
     /// Read by the click handler (another thread on Linux) to tell pause from resume.
     paused: Arc<AtomicBool>,
-    shown: Option<Overview>,
+    texts: Texts,
+    overview: Overview,
+    /// What the menu shows now, so unchanged texts are not sent again.
+    shown: MenuTexts,
 }
 
 impl std::fmt::Debug for Tray {
@@ -47,13 +49,14 @@ impl std::fmt::Debug for Tray {
 impl Tray {
     /// The icon with its menu, showing `overview`. An error means no tray on this desktop (no
     /// StatusNotifierWatcher, no notification area); the runner goes on without one.
-    pub fn create(commands: UnboundedSender<TrayCommand>) -> Result<Tray, TrayError> {
+    pub fn create(commands: UnboundedSender<TrayCommand>, texts: Texts) -> Result<Tray, TrayError> {
         let overview = Overview::default();
-        let open = MenuItem::new(OPEN, true, None);
-        let next_run = MenuItem::new(next_run_label(&overview), false, None);
-        let last_failure = MenuItem::new(last_failure_label(&overview), false, None);
-        let pause = MenuItem::new(PAUSE, true, None);
-        let quit = MenuItem::new(QUIT, true, None);
+        let shown = menu_texts(&texts, &overview);
+        let open = MenuItem::new(&shown.open, true, None);
+        let next_run = MenuItem::new(&shown.next_run, false, None);
+        let last_failure = MenuItem::new(&shown.last_failure, false, None);
+        let pause = MenuItem::new(&shown.pause, true, None);
+        let quit = MenuItem::new(&shown.quit, true, None);
         let menu = Menu::new();
         menu.append_items(&[
             &open,
@@ -95,44 +98,72 @@ impl Tray {
         let icon = TrayIconBuilder::new()
             .with_id("kairos")
             .with_title("Kairos")
-            .with_tooltip(tooltip(&overview))
+            .with_tooltip(&shown.tooltip)
             .with_icon(icon())
             .with_menu(Box::new(menu))
             .with_menu_on_left_click(cfg!(target_os = "macos"))
             .build()?;
         Ok(Tray {
             icon,
+            open,
             next_run,
             last_failure,
             pause,
+            quit,
             paused,
-            shown: Some(overview),
+            texts,
+            overview,
+            shown,
         })
     }
 
-    /// Show a new overview; unchanged parts are left alone.
+    /// Show a new overview; unchanged texts are left alone.
     pub fn show(&mut self, overview: &Overview) {
-        if self.shown.as_ref() == Some(overview) {
-            return;
-        }
-        self.next_run.set_text(next_run_label(overview));
-        self.last_failure.set_text(last_failure_label(overview));
-        self.pause
-            .set_text(if overview.paused { RESUME } else { PAUSE });
         self.paused.store(overview.paused, Ordering::Relaxed);
-        if let Err(e) = self.icon.set_tooltip(Some(tooltip(overview))) {
-            tracing::warn!(error = %e, "cannot update the tray tooltip");
+        self.overview = overview.clone();
+        self.refresh();
+    }
+
+    /// Speak another language: every text of the menu and the tooltip at once.
+    pub fn set_texts(&mut self, texts: Texts) {
+        self.texts = texts;
+        self.refresh();
+    }
+
+    fn refresh(&mut self) {
+        let new = menu_texts(&self.texts, &self.overview);
+        let items = [
+            (&self.open, &new.open, &self.shown.open),
+            (&self.next_run, &new.next_run, &self.shown.next_run),
+            (
+                &self.last_failure,
+                &new.last_failure,
+                &self.shown.last_failure,
+            ),
+            (&self.pause, &new.pause, &self.shown.pause),
+            (&self.quit, &new.quit, &self.shown.quit),
+        ];
+        for (item, text, before) in items {
+            if text != before {
+                item.set_text(text);
+            }
         }
-        self.shown = Some(overview.clone());
+        if new.tooltip != self.shown.tooltip {
+            if let Err(e) = self.icon.set_tooltip(Some(&new.tooltip)) {
+                tracing::warn!(error = %e, "cannot update the tray tooltip");
+            }
+        }
+        self.shown = new;
     }
 }
 
 /// Why there is no tray icon.
 #[derive(Debug, thiserror::Error)]
 pub enum TrayError {
-    #[error("No tray icon: cannot build its menu: {0}")]
+    // The system's reason, worded into a sentence by problems.rs (`Problem::NoIcon`).
+    #[error("cannot build its menu: {0}")]
     Menu(tray_icon::menu::Error),
-    #[error("No tray icon: {0}")]
+    #[error("{0}")]
     Icon(#[from] tray_icon::Error),
 }
 
@@ -158,10 +189,6 @@ impl MenuIds {
             None
         }
     }
-}
-
-fn tooltip(overview: &Overview) -> String {
-    format!("Kairos\n{}", next_run_label(overview))
 }
 
 /// A 32×32 clock face (RGBA), drawn here so the runner needs no image decoder.

@@ -63,6 +63,8 @@ fn the_tray_runner_fires_jobs_written_by_another_process() {
     let clock = kairos_local::test_clock::parse(&test_now, real).unwrap();
     let mut runner = std::process::Command::new(exe)
         .env("KAIROS_DATA_DIR", dir.path())
+        // The recorded problem is read in English below, whatever this machine's language.
+        .env("KAIROS_LANG", "en")
         .env("KAIROS_TEST_NOW", &test_now)
         // No session bus: the tray icon and notifications are unavailable; jobs still run.
         .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")

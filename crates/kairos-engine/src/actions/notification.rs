@@ -67,6 +67,21 @@ pub struct Note {
     pub body: String,
     pub collection: String,
     pub job: String,
+    /// What it is, so a host can word it in its user's language (the engine is language-free:
+    /// `title` and `body` are its English wording).
+    pub kind: NoteKind,
+}
+
+/// What a notification is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NoteKind {
+    /// A job's Notification action, or a host's own (a test): shown as worded.
+    #[default]
+    Shown,
+    /// "Notify on fault": the occurrence of `job` in `collection` faulted with no error action;
+    /// `body` is the failure as recorded (not worded). The desktop words the title from its
+    /// catalog (kairos-i18n `note_fault_title`).
+    Fault,
 }
 
 /// The application name the notification service shows.
@@ -318,6 +333,7 @@ pub(super) async fn execute(
         body,
         collection: ctx.job_collection_id.clone(),
         job: ctx.job_id.clone(),
+        kind: NoteKind::Shown,
     };
     let title = &note.title;
     match config.notifier.notify(&note).await {
@@ -372,6 +388,7 @@ mod tests {
             body: "b".into(),
             collection: "c".into(),
             job: "j".into(),
+            kind: NoteKind::Shown,
         }
     }
 

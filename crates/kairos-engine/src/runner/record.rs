@@ -11,7 +11,7 @@ use super::backoff::Backoff;
 use super::record_many;
 use super::sending::Sending;
 use super::{QUEUED_DUE, RECORD_BATCH, RECORD_DEFER, SHUTDOWN_GRACE};
-use crate::actions::{failure_summary, Note, Outcome};
+use crate::actions::{failure_summary, Note, NoteKind, Outcome};
 use crate::db::Db;
 use crate::engine::Engine;
 use crate::error::{EngineError, Result};
@@ -103,7 +103,8 @@ impl Finished {
         self.outcome.as_ref().is_some_and(|o| o.success)
     }
 
-    /// The notification for an occurrence that faulted here with no error action to run.
+    /// The notification for an occurrence that faulted here with no error action to run. Its
+    /// title is English; `NoteKind::Fault` lets the desktop word it in its user's language.
     fn fault_note(&self) -> Option<Note> {
         let attempt = &self.attempt;
         let outcome = self.outcome.as_ref()?;
@@ -119,6 +120,7 @@ impl Finished {
             body: failure_summary(&outcome.message),
             collection: attempt.job.collection.clone(),
             job: attempt.job.name.clone(),
+            kind: NoteKind::Fault,
         })
     }
 }
