@@ -241,6 +241,7 @@ function LanguageChoice() {
     return languageSource.onChange((info) => setSetting(info.setting));
   }, []);
   const choose = async (value: string) => {
+    const before = setting;
     const next = value === "" ? null : value;
     setSetting(next);
     try {
@@ -249,6 +250,7 @@ function LanguageChoice() {
       setSetting(info.setting);
       await showLocale(info.resolved);
     } catch (e) {
+      setSetting(before);
       setProblem(messageOf(e));
     }
   };
