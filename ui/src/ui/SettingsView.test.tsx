@@ -11,7 +11,8 @@ import { SettingsView } from "./SettingsView";
 vi.mock("../i18n/catalogs", () => ({ loadMessages: async () => ({}) }));
 
 type Info = { setting: string | null; resolved: string };
-const backend = api as typeof api & {
+// Typed loosely on purpose: the test stands in for the commands whatever the bindings say of them.
+const backend = api as unknown as {
   getLanguage?: () => Promise<Info>;
   setLanguage?: (setting: string | null) => Promise<Info>;
 };
