@@ -15,8 +15,9 @@ type LanguageEvents = {
   onLanguageChanged?: (cb: (info: { setting: string | null; resolved: string }) => void) => () => void;
 };
 
-const commands = ipc.api as typeof ipc.api & LanguageCommands;
-const events = ipc as typeof ipc & LanguageEvents;
+// Read loosely: these work with ipc modules that have the language commands and with older ones.
+const commands = ipc.api as unknown as LanguageCommands;
+const events = ipc as unknown as LanguageEvents;
 
 const ENGLISH: LanguageInfo = { setting: null, resolved: SOURCE_LOCALE };
 
