@@ -56,7 +56,9 @@ const lists = new Map<string, Intl.ListFormat>();
 export function listUnits(parts: readonly string[]): string {
   const tag = intlLocale(currentLocale());
   let f = lists.get(tag);
-  if (!f) lists.set(tag, (f = new Intl.ListFormat(tag, { type: "unit", style: "short" })));
+  // CLDR joins Chinese units with bare spaces; a conjunction list reads "甲、乙和丙" instead.
+  const type = tag.startsWith("zh") ? "conjunction" : "unit";
+  if (!f) lists.set(tag, (f = new Intl.ListFormat(tag, { type, style: "short" })));
   return f.format(parts);
 }
 
