@@ -144,7 +144,7 @@ fn check_schedule(
             problems.add(
                 "properties.startTime",
                 FieldRule::StartTimeTooFar {
-                    months: MAX_MONTHS_TO_START,
+                    max_months: MAX_MONTHS_TO_START,
                     latest: crate::iso8601::format_datetime(&limit),
                     got: crate::iso8601::format_datetime(&start),
                 },

@@ -101,7 +101,7 @@ rules! {
     /// The last entry of a long list of problems.
     MoreProblems { count: usize } => "more_problems",
     /// `latest` and `got` are RFC 3339 instants.
-    StartTimeTooFar { months: u32, latest: String, got: String } => "start_time_too_far",
+    StartTimeTooFar { max_months: u32, latest: String, got: String } => "start_time_too_far",
     IntervalMustBeOne { frequency: &'static str, got: i64 } => "interval_must_be_one",
     IntervalOutOfRange { max: i64, frequency: &'static str, got: i64 } => "interval_out_of_range",
     TooSmall { min: i64, got: i64 } => "too_small",
@@ -220,10 +220,12 @@ impl FieldRule {
             JobInvalid => "the job definition is invalid".into(),
             MoreProblems { count } => format!("and {count} more problems"),
             StartTimeTooFar {
-                months,
+                max_months,
                 latest,
                 got,
-            } => format!("must be at most {months} months ahead (no later than {latest}); got {got}"),
+            } => format!(
+                "must be at most {max_months} months ahead (no later than {latest}); got {got}"
+            ),
             IntervalMustBeOne { frequency, got } => format!(
                 "must be 1 for frequency {frequency} (a recurrence spans at most 18 months); got {got}"
             ),

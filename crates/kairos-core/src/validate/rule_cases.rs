@@ -54,7 +54,7 @@ fn validations_name_their_rule_and_its_arguments() {
         "properties.startTime",
         "start_time_too_far",
         &[
-            ("months", Number(18)),
+            ("max_months", Number(18)),
             ("latest", text("2031-07-01T00:00:00Z")),
             ("got", text("2032-01-01T00:00:00Z")),
         ],
