@@ -194,11 +194,7 @@ fn field(path: String, message: String) -> CommandError {
     CommandError {
         code: "BadRequest".into(),
         message: message.clone(),
-        errors: vec![FieldError {
-            path,
-            code: "BadRequest".into(),
-            message,
-        }],
+        errors: vec![FieldError::english(path, "BadRequest", message)],
     }
 }
 

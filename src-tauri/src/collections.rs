@@ -79,11 +79,9 @@ fn on_fields(e: EngineError, name_taken: bool) -> CommandError {
         } else {
             ("plan", error.message.clone())
         };
-        error.errors.push(FieldError {
-            path: path.into(),
-            code: error.code.clone(),
-            message,
-        });
+        error
+            .errors
+            .push(FieldError::english(path, error.code.clone(), message));
     }
     error
 }

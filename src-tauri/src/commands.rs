@@ -52,6 +52,18 @@ pub fn field_error(e: &kairos_core::FieldError) -> FieldError {
         path: e.path.clone(),
         code: e.code.as_str().to_string(),
         message: e.message.clone(),
+        rule: e.rule.map(str::to_string),
+        args: e
+            .args
+            .iter()
+            .map(|(name, value)| {
+                let value = match value {
+                    kairos_core::RuleArg::Number(n) => RuleArg::Number(*n as f64),
+                    kairos_core::RuleArg::Text(t) => RuleArg::Text(t.clone()),
+                };
+                (name.to_string(), value)
+            })
+            .collect(),
     }
 }
 
@@ -126,11 +138,7 @@ fn name_field_error(e: EngineError, api_field: &str, taken: Option<&str>) -> Com
     let conflict = e.kind() == kairos_engine::ErrorKind::Conflict;
     let mut error = CommandError::from(e);
     if let (true, Some(taken)) = (conflict, taken) {
-        error.errors = vec![FieldError {
-            path: "name".into(),
-            code: "Conflict".into(),
-            message: taken.into(),
-        }];
+        error.errors = vec![FieldError::english("name", "Conflict", taken)];
     }
     for field in &mut error.errors {
         if field.path == api_field {

@@ -25,8 +25,45 @@ impl Type for Json {
 pub struct FieldError {
     pub path: String,
     pub code: String,
+    /// The problem in English, as the REST API and the CLI say it.
     pub message: String,
+    /// The rule's stable id (`too_long`), which the window says in its user's language with
+    /// `args`; null when the problem has none (the window then shows `message`).
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// The values the rule's message names (`max`, `got`, ...).
+    #[serde(default)]
+    pub args: std::collections::BTreeMap<String, RuleArg>,
 }
+
+impl FieldError {
+    /// A problem without a rule id, said in English.
+    pub fn english(
+        path: impl Into<String>,
+        code: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        FieldError {
+            path: path.into(),
+            code: code.into(),
+            message: message.into(),
+            rule: None,
+            args: Default::default(),
+        }
+    }
+}
+
+/// One value of a rule's message: a number (a limit, a count) or text (a name, what was given).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(untagged)]
+pub enum RuleArg {
+    /// f64 so TypeScript reads it as a number; every number a rule names (at most 2^32) fits.
+    Number(f64),
+    Text(String),
+}
+
+// Never NaN: the numbers come from the core's integers.
+impl Eq for RuleArg {}
 
 /// Every command failure: a stable code (the engine's ARM code), a sentence, and the field
 /// errors when the input was invalid.

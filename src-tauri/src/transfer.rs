@@ -327,10 +327,6 @@ fn field(path: &str, code: &str, message: impl Into<String>) -> CommandError {
     CommandError {
         code: code.to_string(),
         message: message.clone(),
-        errors: vec![FieldError {
-            path: path.to_string(),
-            code: code.to_string(),
-            message,
-        }],
+        errors: vec![FieldError::english(path, code, message)],
     }
 }

@@ -7,68 +7,76 @@ import * as __TAURI_EVENT from "@tauri-apps/api/event";
 
 /** Commands */
 export const commands = {
-	listCollections: () => typedError<CollectionSummary[], CommandError>(__TAURI_INVOKE("list_collections")),
-	createCollection: (name: string, plan: CollectionPlan_Deserialize | null) => typedError<CollectionSummary, CommandError>(__TAURI_INVOKE("create_collection", { name, plan })),
+	listCollections: () => typedError<CollectionSummary[], CommandError_Serialize>(__TAURI_INVOKE("list_collections")),
+	createCollection: (name: string, plan: CollectionPlan_Deserialize | null) => typedError<CollectionSummary, CommandError_Serialize>(__TAURI_INVOKE("create_collection", { name, plan })),
 	/**  The plan and the quota the collection sets itself. */
-	getCollectionPlan: (collection: string) => typedError<CollectionPlan_Serialize, CommandError>(__TAURI_INVOKE("get_collection_plan", { collection })),
-	updateCollection: (collection: string, plan: CollectionPlan_Deserialize) => typedError<CollectionSummary, CommandError>(__TAURI_INVOKE("update_collection", { collection, plan })),
+	getCollectionPlan: (collection: string) => typedError<CollectionPlan_Serialize, CommandError_Serialize>(__TAURI_INVOKE("get_collection_plan", { collection })),
+	updateCollection: (collection: string, plan: CollectionPlan_Deserialize) => typedError<CollectionSummary, CommandError_Serialize>(__TAURI_INVOKE("update_collection", { collection, plan })),
 	/**  The collection's blackout calendars, for the calendar editor (`calendars.rs`). */
-	getCalendars: (collection: string) => typedError<Calendar[], CommandError>(__TAURI_INVOKE("get_calendars", { collection })),
+	getCalendars: (collection: string) => typedError<Calendar[], CommandError_Serialize>(__TAURI_INVOKE("get_calendars", { collection })),
 	/**  Replace the collection's calendars; errors on `calendars[i]…` fields. */
-	saveCalendars: (collection: string, calendars: Calendar[]) => typedError<Calendar[], CommandError>(__TAURI_INVOKE("save_calendars", { collection, calendars })),
+	saveCalendars: (collection: string, calendars: Calendar[]) => typedError<Calendar[], CommandError_Serialize>(__TAURI_INVOKE("save_calendars", { collection, calendars })),
 	/**  The collection's jobs (or `job`) under calendars not yet saved: runs, and the ones removed. */
-	previewCalendars: (collection: string, calendars: Calendar[], job: string | null, count: number) => typedError<CalendarPreviewJob_Serialize[], CommandError>(__TAURI_INVOKE("preview_calendars", { collection, calendars, job, count })),
+	previewCalendars: (collection: string, calendars: Calendar[], job: string | null, count: number) => typedError<CalendarPreviewJob_Serialize[], CommandError_Serialize>(__TAURI_INVOKE("preview_calendars", { collection, calendars, job, count })),
 	/**  Delete the collection with its jobs and their history, undoable until the ticket's end. */
-	deleteCollection: (collection: string) => typedError<UndoTicket, CommandError>(__TAURI_INVOKE("delete_collection", { collection })),
+	deleteCollection: (collection: string) => typedError<UndoTicket, CommandError_Serialize>(__TAURI_INVOKE("delete_collection", { collection })),
 	/**  Whether every job is paused (the tray's "Pause all jobs"). */
-	getPaused: () => typedError<boolean, CommandError>(__TAURI_INVOKE("get_paused")),
-	setPaused: (paused: boolean) => typedError<boolean, CommandError>(__TAURI_INVOKE("set_paused", { paused })),
-	setCollectionEnabled: (collection: string, enabled: boolean) => typedError<null, CommandError>(__TAURI_INVOKE("set_collection_enabled", { collection, enabled })),
-	listJobs: (collection: string) => typedError<JobSummary_Serialize[], CommandError>(__TAURI_INVOKE("list_jobs", { collection })),
-	getJob: (collection: string, name: string) => typedError<JobDetail_Serialize, CommandError>(__TAURI_INVOKE("get_job", { collection, name })),
-	saveJob: (collection: string, name: string, properties: any, create: boolean) => typedError<JobSummary_Serialize, CommandError>(__TAURI_INVOKE("save_job", { collection, name, properties, create })),
-	duplicateJob: (collection: string, name: string, newName: string) => typedError<JobSummary_Serialize, CommandError>(__TAURI_INVOKE("duplicate_job", { collection, name, newName })),
+	getPaused: () => typedError<boolean, CommandError_Serialize>(__TAURI_INVOKE("get_paused")),
+	setPaused: (paused: boolean) => typedError<boolean, CommandError_Serialize>(__TAURI_INVOKE("set_paused", { paused })),
+	setCollectionEnabled: (collection: string, enabled: boolean) => typedError<null, CommandError_Serialize>(__TAURI_INVOKE("set_collection_enabled", { collection, enabled })),
+	listJobs: (collection: string) => typedError<JobSummary_Serialize[], CommandError_Serialize>(__TAURI_INVOKE("list_jobs", { collection })),
+	getJob: (collection: string, name: string) => typedError<JobDetail_Serialize, CommandError_Serialize>(__TAURI_INVOKE("get_job", { collection, name })),
+	saveJob: (collection: string, name: string, properties: any, create: boolean) => typedError<JobSummary_Serialize, CommandError_Serialize>(__TAURI_INVOKE("save_job", { collection, name, properties, create })),
+	duplicateJob: (collection: string, name: string, newName: string) => typedError<JobSummary_Serialize, CommandError_Serialize>(__TAURI_INVOKE("duplicate_job", { collection, name, newName })),
 	/**  Delete a job, undoable until the ticket's end. */
-	deleteJob: (collection: string, name: string) => typedError<UndoTicket, CommandError>(__TAURI_INVOKE("delete_job", { collection, name })),
+	deleteJob: (collection: string, name: string) => typedError<UndoTicket, CommandError_Serialize>(__TAURI_INVOKE("delete_job", { collection, name })),
 	/**  Delete a selection of jobs (all or none), with one ticket for them all. */
-	deleteJobs: (collection: string, names: string[]) => typedError<UndoTicket, CommandError>(__TAURI_INVOKE("delete_jobs", { collection, names })),
+	deleteJobs: (collection: string, names: string[]) => typedError<UndoTicket, CommandError_Serialize>(__TAURI_INVOKE("delete_jobs", { collection, names })),
 	/**  Bring back what a delete removed; `UndoExpired` once its window has ended. */
-	undoDeletion: (token: string) => typedError<Deletion, CommandError>(__TAURI_INVOKE("undo_deletion", { token })),
+	undoDeletion: (token: string) => typedError<Deletion, CommandError_Serialize>(__TAURI_INVOKE("undo_deletion", { token })),
 	/**  Deletions that can still be undone (a window opened again can offer them). */
-	pendingDeletions: () => typedError<Deletion[], CommandError>(__TAURI_INVOKE("pending_deletions")),
-	runJobNow: (collection: string, name: string) => typedError<null, CommandError>(__TAURI_INVOKE("run_job_now", { collection, name })),
-	setJobEnabled: (collection: string, name: string, enabled: boolean) => typedError<JobSummary_Serialize, CommandError>(__TAURI_INVOKE("set_job_enabled", { collection, name, enabled })),
-	exportJob: (collection: string, name: string) => typedError<string, CommandError>(__TAURI_INVOKE("export_job", { collection, name })),
+	pendingDeletions: () => typedError<Deletion[], CommandError_Serialize>(__TAURI_INVOKE("pending_deletions")),
+	runJobNow: (collection: string, name: string) => typedError<null, CommandError_Serialize>(__TAURI_INVOKE("run_job_now", { collection, name })),
+	setJobEnabled: (collection: string, name: string, enabled: boolean) => typedError<JobSummary_Serialize, CommandError_Serialize>(__TAURI_INVOKE("set_job_enabled", { collection, name, enabled })),
+	exportJob: (collection: string, name: string) => typedError<string, CommandError_Serialize>(__TAURI_INVOKE("export_job", { collection, name })),
 	parseJobText: (text: string) => __TAURI_INVOKE<ParsedJob_Serialize>("parse_job_text", { text }),
-	validateJob: (collection: string | null, properties: any) => typedError<FieldError[], CommandError>(__TAURI_INVOKE("validate_job", { collection, properties })),
+	validateJob: (collection: string | null, properties: any) => typedError<FieldError_Serialize[], CommandError_Serialize>(__TAURI_INVOKE("validate_job", { collection, properties })),
 	/**
 	 *  Pure computation in microseconds: answered right here, no thread hop — unless the schedule
 	 *  names its collection's calendars, which are read from the database on the blocking pool.
 	 */
-	previewJob: (request: PreviewRequest_Deserialize) => typedError<PreviewResult, CommandError>(__TAURI_INVOKE("preview_job", { request })),
+	previewJob: (request: PreviewRequest_Deserialize) => typedError<PreviewResult_Serialize, CommandError_Serialize>(__TAURI_INVOKE("preview_job", { request })),
 	/**  A page of a job's history, filtered by the engine, with the attempts in flight. */
-	historyPage: (request: HistoryPageRequest_Deserialize) => typedError<HistoryPage_Serialize, CommandError>(__TAURI_INVOKE("history_page", { request })),
-	getSettings: () => typedError<Settings, CommandError>(__TAURI_INVOKE("get_settings")),
-	setSettings: (settings: Settings) => typedError<Settings, CommandError>(__TAURI_INVOKE("set_settings", { settings })),
-	apiInfo: () => typedError<ApiInfo, CommandError>(__TAURI_INVOKE("api_info")),
-	desktopProblems: () => typedError<DesktopProblems_Serialize, CommandError>(__TAURI_INVOKE("desktop_problems")),
-	sendTestNotification: () => typedError<null, CommandError>(__TAURI_INVOKE("send_test_notification")),
+	historyPage: (request: HistoryPageRequest_Deserialize) => typedError<HistoryPage_Serialize, CommandError_Serialize>(__TAURI_INVOKE("history_page", { request })),
+	getSettings: () => typedError<Settings, CommandError_Serialize>(__TAURI_INVOKE("get_settings")),
+	setSettings: (settings: Settings) => typedError<Settings, CommandError_Serialize>(__TAURI_INVOKE("set_settings", { settings })),
+	apiInfo: () => typedError<ApiInfo, CommandError_Serialize>(__TAURI_INVOKE("api_info")),
+	desktopProblems: () => typedError<DesktopProblems_Serialize, CommandError_Serialize>(__TAURI_INVOKE("desktop_problems")),
+	sendTestNotification: () => typedError<null, CommandError_Serialize>(__TAURI_INVOKE("send_test_notification")),
+	/**  The language setting and the language spoken now. */
+	getLanguage: () => typedError<LanguageInfo_Serialize, CommandError_Serialize>(__TAURI_INVOKE("get_language")),
+	/**
+	 *  Save the language (`null`: follow the system); the menu bar is rebuilt in it and the page is
+	 *  told (`LanguageChanged`). The tray runner follows on its own (it watches the database).
+	 */
+	setLanguage: (setting: string | null) => typedError<LanguageInfo_Serialize, CommandError_Serialize>(__TAURI_INVOKE("set_language", { setting })),
 	/**  The job the window was opened for (a clicked notification), once. */
 	takeOpenJob: () => __TAURI_INVOKE<OpenJob | null>("take_open_job"),
 	/**  Every job's runs in a window, for the schedule overview (`overview.rs`). */
-	overview: (from: string, to: string, collections: string[] | null) => typedError<OverviewResult, CommandError>(__TAURI_INVOKE("overview", { from, to, collections })),
+	overview: (from: string, to: string, collections: string[] | null) => typedError<OverviewResult, CommandError_Serialize>(__TAURI_INVOKE("overview", { from, to, collections })),
 	/**  Every job's runs counted per quarter hour and category, for the month view (`overview.rs`). */
-	overviewCounts: (request: OverviewCountsRequest_Deserialize) => typedError<OverviewCountsResult, CommandError>(__TAURI_INVOKE("overview_counts", { request })),
+	overviewCounts: (request: OverviewCountsRequest_Deserialize) => typedError<OverviewCountsResult, CommandError_Serialize>(__TAURI_INVOKE("overview_counts", { request })),
 	/**  What importing the file would do; writes nothing. */
-	importPreview: (request: ImportRequest_Deserialize) => typedError<ImportResult_Serialize, CommandError>(__TAURI_INVOKE("import_preview", { request })),
-	importRun: (request: ImportRequest_Deserialize) => typedError<ImportResult_Serialize, CommandError>(__TAURI_INVOKE("import_run", { request })),
-	exportCollection: (request: ExportRequest_Deserialize) => typedError<ExportResult, CommandError>(__TAURI_INVOKE("export_collection", { request })),
-	exportHistory: (request: HistoryExportRequest_Deserialize) => typedError<HistoryExportResult, CommandError>(__TAURI_INVOKE("export_history", { request })),
+	importPreview: (request: ImportRequest_Deserialize) => typedError<ImportResult_Serialize, CommandError_Serialize>(__TAURI_INVOKE("import_preview", { request })),
+	importRun: (request: ImportRequest_Deserialize) => typedError<ImportResult_Serialize, CommandError_Serialize>(__TAURI_INVOKE("import_run", { request })),
+	exportCollection: (request: ExportRequest_Deserialize) => typedError<ExportResult, CommandError_Serialize>(__TAURI_INVOKE("export_collection", { request })),
+	exportHistory: (request: HistoryExportRequest_Deserialize) => typedError<HistoryExportResult, CommandError_Serialize>(__TAURI_INVOKE("export_history", { request })),
 };
 
 /** Events */
 export const events = {
 	engineChanged: makeEvent<EngineChanged, EngineChanged>("engine-changed"),
+	languageChanged: makeEvent<LanguageChanged_Serialize, LanguageChanged_Deserialize>("language-changed"),
 	openJob: makeEvent<OpenJob, OpenJob>("open-job"),
 };
 
@@ -223,10 +231,26 @@ export type CollectionSummary = {
  *  Every command failure: a stable code (the engine's ARM code), a sentence, and the field
  *  errors when the input was invalid.
  */
-export type CommandError = {
+export type CommandError = CommandError_Serialize | CommandError_Deserialize;
+
+/**
+ *  Every command failure: a stable code (the engine's ARM code), a sentence, and the field
+ *  errors when the input was invalid.
+ */
+export type CommandError_Deserialize = {
 	code: string,
 	message: string,
-	errors: FieldError[],
+	errors: FieldError_Deserialize[],
+};
+
+/**
+ *  Every command failure: a stable code (the engine's ARM code), a sentence, and the field
+ *  errors when the input was invalid.
+ */
+export type CommandError_Serialize = {
+	code: string,
+	message: string,
+	errors: FieldError_Serialize[],
 };
 
 /**  A deletion that can still be undone, or one just undone. */
@@ -314,10 +338,42 @@ export type ExportResult = {
  *  One rule a field broke; `path` is rooted at the job's properties
  *  (`properties.action.request.uri`), as the engine and the REST API report it.
  */
-export type FieldError = {
+export type FieldError = FieldError_Serialize | FieldError_Deserialize;
+
+/**
+ *  One rule a field broke; `path` is rooted at the job's properties
+ *  (`properties.action.request.uri`), as the engine and the REST API report it.
+ */
+export type FieldError_Deserialize = {
 	path: string,
 	code: string,
+	/**  The problem in English, as the REST API and the CLI say it. */
 	message: string,
+	/**
+	 *  The rule's stable id (`too_long`), which the window says in its user's language with
+	 *  `args`; null when the problem has none (the window then shows `message`).
+	 */
+	rule?: string | null,
+	/**  The values the rule's message names (`max`, `got`, ...). */
+	args?: { [key in string]: RuleArg },
+};
+
+/**
+ *  One rule a field broke; `path` is rooted at the job's properties
+ *  (`properties.action.request.uri`), as the engine and the REST API report it.
+ */
+export type FieldError_Serialize = {
+	path: string,
+	code: string,
+	/**  The problem in English, as the REST API and the CLI say it. */
+	message: string,
+	/**
+	 *  The rule's stable id (`too_long`), which the window says in its user's language with
+	 *  `args`; null when the problem has none (the window then shows `message`).
+	 */
+	rule: string | null,
+	/**  The values the rule's message names (`max`, `got`, ...). */
+	args: { [key in string]: RuleArg },
 };
 
 export type HistoryAttempt = HistoryAttempt_Serialize | HistoryAttempt_Deserialize;
@@ -677,6 +733,40 @@ export type JobSummary_Serialize = {
 	faultedCount: number,
 };
 
+/**  The language changed (Settings): the page switches its catalog. */
+export type LanguageChanged = LanguageChanged_Serialize | LanguageChanged_Deserialize;
+
+/**  The language changed (Settings): the page switches its catalog. */
+export type LanguageChanged_Deserialize = LanguageInfo_Deserialize;
+
+/**  The language changed (Settings): the page switches its catalog. */
+export type LanguageChanged_Serialize = LanguageInfo_Serialize;
+
+/**  The language setting and what it gives. */
+export type LanguageInfo = LanguageInfo_Serialize | LanguageInfo_Deserialize;
+
+/**  The language setting and what it gives. */
+export type LanguageInfo_Deserialize = {
+	/**  The saved language (`en`, `zh-TW`, `de`, `pt-BR`, `fr`); `null`: follow the system. */
+	setting?: string | null,
+	/**
+	 *  The language spoken now: `en`, `zh-TW`, `de`, `pt-BR`, `fr`, or `en-XA` (the
+	 *  pseudo-locale, only through `KAIROS_LANG`). `KAIROS_LANG` wins over the setting.
+	 */
+	resolved: string,
+};
+
+/**  The language setting and what it gives. */
+export type LanguageInfo_Serialize = {
+	/**  The saved language (`en`, `zh-TW`, `de`, `pt-BR`, `fr`); `null`: follow the system. */
+	setting: string | null,
+	/**
+	 *  The language spoken now: `en`, `zh-TW`, `de`, `pt-BR`, `fr`, or `en-XA` (the
+	 *  pseudo-locale, only through `KAIROS_LANG`). `KAIROS_LANG` wins over the setting.
+	 */
+	resolved: string,
+};
+
 /**  Show this job's history (a notification was clicked, or the tray asked). */
 export type OpenJob = {
 	collection: string,
@@ -811,7 +901,7 @@ export type ParsedJob = ParsedJob_Serialize | ParsedJob_Deserialize;
 export type ParsedJob_Deserialize = {
 	name?: string | null,
 	properties?: any | null,
-	errors: FieldError[],
+	errors: FieldError_Deserialize[],
 };
 
 /**
@@ -821,7 +911,7 @@ export type ParsedJob_Deserialize = {
 export type ParsedJob_Serialize = {
 	name: string | null,
 	properties: any | null,
-	errors: FieldError[],
+	errors: FieldError_Serialize[],
 };
 
 export type PreviewRequest = PreviewRequest_Serialize | PreviewRequest_Deserialize;
@@ -857,7 +947,14 @@ export type PreviewRequest_Serialize = {
  *  of JSON for the page to parse on every edit, about 12 KB this way. The page writes the
  *  wall-clock times itself from the offsets (`ui/src/logic/previewRuns.ts`).
  */
-export type PreviewResult = {
+export type PreviewResult = PreviewResult_Serialize | PreviewResult_Deserialize;
+
+/**
+ *  The coming runs as numbers, not one object of strings each: 1,000 runs were about 100 KB
+ *  of JSON for the page to parse on every edit, about 12 KB this way. The page writes the
+ *  wall-clock times itself from the offsets (`ui/src/logic/previewRuns.ts`).
+ */
+export type PreviewResult_Deserialize = {
 	sentence: string,
 	timeZone: string,
 	/**  The runs, in seconds since 1970-01-01T00:00:00Z (whole seconds, in order). */
@@ -875,7 +972,7 @@ export type PreviewResult = {
 	/**  Blackout and daylight-saving notes, as sentences. */
 	notes: string[],
 	/**  Every problem of the definition, for the form to mark (the action's too). */
-	errors: FieldError[],
+	errors: FieldError_Deserialize[],
 	/**
 	 *  The schedule's own fields (start time, recurrence, zone, blackouts) are valid, so the
 	 *  runs above are the schedule's even when `errors` lists problems elsewhere.
@@ -884,6 +981,44 @@ export type PreviewResult = {
 	/**  How long the engine took, for the footprint benchmark and the UI's own check. */
 	computeMicros: number,
 };
+
+/**
+ *  The coming runs as numbers, not one object of strings each: 1,000 runs were about 100 KB
+ *  of JSON for the page to parse on every edit, about 12 KB this way. The page writes the
+ *  wall-clock times itself from the offsets (`ui/src/logic/previewRuns.ts`).
+ */
+export type PreviewResult_Serialize = {
+	sentence: string,
+	timeZone: string,
+	/**  The runs, in seconds since 1970-01-01T00:00:00Z (whole seconds, in order). */
+	runs: number[],
+	/**
+	 *  The zone's offset from UTC in seconds, `[index, offset]`: from run `index` on, until the
+	 *  next entry. The first entry is for run 0; one more at each daylight-saving change.
+	 */
+	offsets: ([number, number])[],
+	/**  What daylight saving did to a run, `[index, sentence]`, for the runs it did something to. */
+	runNotes: ([number, string])[],
+	/**  The month shown ("YYYY-MM") and its days (1–31) with at least one run, in the job's zone. */
+	month: string,
+	monthDays: number[],
+	/**  Blackout and daylight-saving notes, as sentences. */
+	notes: string[],
+	/**  Every problem of the definition, for the form to mark (the action's too). */
+	errors: FieldError_Serialize[],
+	/**
+	 *  The schedule's own fields (start time, recurrence, zone, blackouts) are valid, so the
+	 *  runs above are the schedule's even when `errors` lists problems elsewhere.
+	 */
+	scheduleValid: boolean,
+	/**  How long the engine took, for the footprint benchmark and the UI's own check. */
+	computeMicros: number,
+};
+
+/**  One value of a rule's message: a number (a limit, a count) or text (a name, what was given). */
+export type RuleArg = 
+/**  f64 so TypeScript reads it as a number; every number a rule names (at most 2^32) fits. */
+number | null | string;
 
 /**  An attempt being sent now: its result is not in the history yet. */
 export type RunningRun = {

@@ -23,8 +23,10 @@ type Obj = { [k: string]: JsonValue };
 const o = (v: JsonValue | undefined): Obj => (v && typeof v === "object" && !Array.isArray(v) ? v : {});
 // Copies, as IPC would make: the UI must never share objects with the "backend".
 const ok = <T>(data: T) => Promise.resolve<Result<T, never>>({ status: "ok", data: structuredClone(data) });
+/** As the backend sends a field error: a rule id (null here: the fake says problems in words) and args. */
+const sent = (e: FieldError) => ({ ...e, rule: e.rule ?? null, args: e.args ?? {} });
 const fail = (code: string, message: string, errors: FieldError[] = []) =>
-  Promise.resolve({ status: "error" as const, error: { code, message, errors } });
+  Promise.resolve({ status: "error" as const, error: { code, message, errors: errors.map(sent) } });
 
 const collections = new Map<string, CollectionSummary>();
 const jobs = new Map<string, { properties: Obj; secretsSet: string[]; summary: JobSummary }>();
@@ -403,12 +405,12 @@ export const fakeBackend: Backend = {
       try {
         const v = o(JSON.parse(text.replace(/^\s*\/\/.*$/gm, "")));
         const properties = o(v.properties ?? v);
-        return { name: typeof v.name === "string" ? v.name : null, properties, errors: check(properties) };
+        return { name: typeof v.name === "string" ? v.name : null, properties, errors: check(properties).map(sent) };
       } catch (e) {
-        return { name: null, properties: null, errors: [{ path: "", code: "BadRequest", message: String(e) }] };
+        return { name: null, properties: null, errors: [sent({ path: "", code: "BadRequest", message: String(e) })] };
       }
     },
-    validateJob: (_c, p) => ok(check(o(p))),
+    validateJob: (_c, p) => ok(check(o(p)).map(sent)),
     previewJob: ({ properties, count, month }) => {
       const start = Date.UTC(2026, 0, 30, 5, 15);
       const runs = Array.from({ length: Math.min(count, 5) }, (_, i) => new Date(start + i * 7 * 86_400_000));
@@ -422,7 +424,7 @@ export const fakeBackend: Backend = {
         month: shown,
         monthDays: runs.filter((d) => d.toISOString().startsWith(shown)).map((d) => d.getUTCDate()),
         notes: ["The development fake does not compute schedules."],
-        errors: check(o(properties)),
+        errors: check(o(properties)).map(sent),
         scheduleValid: !check(o(properties)).some((e) => e.path.includes("recurrence")),
         computeMicros: 42,
       });

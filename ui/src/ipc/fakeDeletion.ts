@@ -2,6 +2,7 @@
 // deletion"): what a delete removes is set aside for UNDO_SECONDS, hidden from every read;
 // undo puts it back as it was, or fails with the engine's codes (`UndoExpired`, `Conflict`).
 // Time is the page's clock (`Date.now`), which tests can fake.
+import type { CommandError_Serialize } from "./bindings";
 import type { Calendar, CollectionPlan, CollectionSummary, Deletion, FieldError, Result, UndoTicket } from "./types";
 
 export const UNDO_SECONDS = 10;
@@ -21,7 +22,7 @@ type SetAside<J> = {
   collection: { summary: CollectionSummary; plan?: CollectionPlan; calendars?: Calendar[] } | null;
 };
 
-type Answer<T> = Promise<Result<T, { code: string; message: string; errors: FieldError[] }>>;
+type Answer<T> = Promise<Result<T, CommandError_Serialize>>;
 
 /** `ok` and `fail` are the fake's own (copies, as IPC makes); `changed` tells listeners. */
 export function fakeDeletions<J>(

@@ -9,9 +9,8 @@ export type {
   CalendarRun_Serialize as CalendarRun,
   CollectionPlan_Serialize as CollectionPlan,
   CollectionSummary,
-  CommandError,
   EngineChanged,
-  FieldError,
+  LanguageInfo_Serialize as LanguageInfo,
   OpenJob,
   Settings,
   DesktopProblems_Serialize as DesktopProblems,
@@ -38,6 +37,8 @@ export type {
   Deletion,
   UndoTicket,
 } from "./bindings";
+import type { FieldError_Serialize as FieldErrorSent, RuleArg } from "./bindings";
+export type { RuleArg } from "./bindings";
 export type {
   BusyMinute,
   OverviewCountsRequest_Serialize as OverviewCountsRequest,
@@ -46,6 +47,20 @@ export type {
   OverviewResult,
   OverviewRuns,
 } from "./bindings";
+
+/**
+ * One rule a field broke, as the window handles it. The backend always sends `rule` (null when the
+ * problem has none) and `args`; they are optional here so the window's own checks and the
+ * stand-in backend can say a problem in words alone (`logic/fieldErrorMessages.ts` falls back
+ * to `message`).
+ */
+export type FieldError = Omit<FieldErrorSent, "rule" | "args"> & {
+  rule?: string | null;
+  args?: { [key in string]: RuleArg };
+};
+
+/** Every command failure: the engine's code, a sentence, and the field errors when input was invalid. */
+export type CommandError = { code: string; message: string; errors: FieldError[] };
 
 /** Job JSON (`any` in the generated bindings: the engine, not TypeScript, judges it). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
