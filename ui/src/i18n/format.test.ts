@@ -30,7 +30,7 @@ afterEach(() => i18n.activate("en"));
 describe("times and dates", () => {
   const times: Array<[Locale, string | RegExp]> = [
     ["en", "8:05 PM"],
-    ["en-XA", "8:05 PM"],
+    ["en-XA", "[8:05 ƤḾ]"], // the pseudo-locale brackets and accents what Intl writes too
     ["de", "20:05"],
     ["fr", "20:05"],
     ["pt-BR", "20:05"],

@@ -1,7 +1,7 @@
 // Dates, times, relative times and numbers in the window's language, through Intl (so de, fr and
 // pt-BR get the 24-hour clock and their own date order without a table of ours). Every function
 // takes the locale last and defaults to the one showing now; the pseudo-locale formats as English.
-import { currentLocale, intlLocale, type Locale } from "./locales";
+import { currentLocale, intlLocale, type Locale, pseudoIntl } from "./locales";
 
 type DateInput = string | number | Date;
 
@@ -26,7 +26,7 @@ function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.Relativ
 function dateTime(value: DateInput, options: Intl.DateTimeFormatOptions, locale: Locale): string {
   const d = toDate(value);
   if (Number.isNaN(d.getTime())) return String(value);
-  return cached("dt", locale, options, (tag) => new Intl.DateTimeFormat(tag, options)).format(d);
+  return pseudoIntl(cached("dt", locale, options, (tag) => new Intl.DateTimeFormat(tag, options)).format(d), locale);
 }
 
 /** "Mar 1, 2026" · "1. März 2026" · "2026年3月1日". */
@@ -91,7 +91,8 @@ export function formatRelative(
   if (Number.isNaN(seconds)) return String(value);
   const rtf = cached("rt", locale, {}, (tag) => new Intl.RelativeTimeFormat(tag, { numeric: "auto" }));
   for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size || unit === "second") return rtf.format(Math.round(seconds / size), unit);
+    if (Math.abs(seconds) >= size || unit === "second")
+      return pseudoIntl(rtf.format(Math.round(seconds / size), unit), locale);
   }
   return rtf.format(0, "second");
 }

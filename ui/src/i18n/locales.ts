@@ -32,3 +32,22 @@ export const LANGUAGE_NAMES: ReadonlyArray<{ locale: Exclude<Locale, "en-XA">; n
   { locale: "pt-BR", name: "Português (Brasil)" },
   { locale: "fr", name: "Français" },
 ];
+
+const ACCENTED: Record<string, string> = Object.fromEntries(
+  [..."abcdefghijklmnopqrstuvwxyz"].map((c, i) => [c, [..."àƀçďēƒĝĥĩĵķĺḿńōƥʠŕśţũṽŵẋŷź"][i]]),
+);
+
+/**
+ * Text Intl wrote (a date, a weekday) as the pseudo-locale shows text: accented and bracketed,
+ * so the pseudo-locale walk tells it from a hard-coded string. Other locales: as it is.
+ */
+export function pseudoIntl(text: string, locale: Locale): string {
+  if (locale !== "en-XA") return text;
+  const accented = [...text]
+    .map((c) => {
+      const lower = ACCENTED[c.toLowerCase()];
+      return lower === undefined ? c : c === c.toLowerCase() ? lower : lower.toUpperCase();
+    })
+    .join("");
+  return `[${accented}]`;
+}

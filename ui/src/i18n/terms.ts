@@ -75,3 +75,51 @@ export function everyLabel(recurrence: string): string {
       return recurrence;
   }
 }
+
+/** A history entry's status: "Completed", "Failed", "Postponed" (anything else as it came). */
+export function historyStatusLabel(status: string): string {
+  switch (status) {
+    case "Completed":
+      return i18n._({ id: "history.status.completed", message: "Completed" });
+    case "Failed":
+      return i18n._({ id: "history.status.failed", message: "Failed" });
+    case "Postponed":
+      return i18n._({ id: "history.status.postponed", message: "Postponed" });
+    default:
+      return status;
+  }
+}
+
+/** Which action a history entry ran: "MainAction", "ErrorAction" (anything else as it came). */
+export function historyActionLabel(action: string): string {
+  switch (action) {
+    case "MainAction":
+      return i18n._({ id: "history.action.main", message: "main action" });
+    case "ErrorAction":
+      return i18n._({ id: "history.action.error", message: "error action" });
+    default:
+      return action;
+  }
+}
+
+/** An action's type as a choice in a list: "HTTP", "Storage queue", "Service Bus topic", … */
+export function actionTypeLabel(type: string): string {
+  switch (type) {
+    case "Http":
+      return i18n._({ id: "action.http", message: "HTTP" });
+    case "Https":
+      return i18n._({ id: "action.https", message: "HTTPS" });
+    case "StorageQueue":
+      return i18n._({ id: "action.storageQueue", message: "Storage queue" });
+    case "ServiceBusQueue":
+      return i18n._({ id: "action.serviceBusQueue", message: "Service Bus queue" });
+    case "ServiceBusTopic":
+      return i18n._({ id: "action.serviceBusTopic", message: "Service Bus topic" });
+    case "Notification":
+      return i18n._({ id: "action.notification", message: "Notification" });
+    case "Command":
+      return i18n._({ id: "action.command", message: "Command" });
+    default:
+      return type;
+  }
+}

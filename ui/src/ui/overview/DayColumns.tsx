@@ -1,5 +1,5 @@
 import { currentLocale, i18n, useI18n } from "../../i18n";
-import { intlLocale, type Locale } from "../../i18n/locales";
+import { intlLocale, type Locale, pseudoIntl } from "../../i18n/locales";
 import { type DayBucket, nowPosition, toneOf } from "../../logic/overview";
 
 export type Selection = { day: string; hour: number | null };
@@ -99,5 +99,5 @@ export function dayLabel(day: string, locale: Locale = currentLocale()): string 
     f = new Intl.DateTimeFormat(tag, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
     dayLabels.set(locale, f);
   }
-  return f.format(new Date(`${day}T00:00:00Z`));
+  return pseudoIntl(f.format(new Date(`${day}T00:00:00Z`)), locale);
 }

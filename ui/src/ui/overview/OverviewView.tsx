@@ -6,7 +6,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { currentLocale, i18n, useI18n } from "../../i18n";
 import { formatNumber } from "../../i18n/format";
-import { jobStateLabel } from "../../i18n/terms";
+import { actionTypeLabel, jobStateLabel } from "../../i18n/terms";
 import { type CollectionSummary, type OverviewCountsRequest, type OverviewCountsResult, api } from "../../ipc";
 import { AnswerCache } from "../../logic/answerCache";
 import { benchMark, benchNow, benchPainted, benchSince, benchTimed } from "../../logic/benchMarks";
@@ -372,7 +372,10 @@ export function OverviewView({ collections, route = {}, initialZone, clock = Dat
           aria-label={i18n._("Action kind")}
           value={action}
           onChange={(e) => setAction(e.currentTarget.value)}
-          options={[{ value: "", label: i18n._("All actions") }, ...kinds.map((a) => ({ value: a, label: a }))]}
+          options={[
+            { value: "", label: i18n._("All actions") },
+            ...kinds.map((a) => ({ value: a, label: actionTypeLabel(a) })),
+          ]}
         />
         <div class="zone-field">
           <label for="overview-zone">{i18n._("Time zone")}</label>

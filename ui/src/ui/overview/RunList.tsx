@@ -1,5 +1,6 @@
 import { useMemo } from "preact/hooks";
 import { currentLocale, i18n, useI18n } from "../../i18n";
+import { historyActionLabel, historyStatusLabel } from "../../i18n/terms";
 import {
   KIND_BLACKED_OUT,
   KIND_PAST,
@@ -69,8 +70,11 @@ function RunRows({ data, runs, zone, limit, onOpen, label }: Omit<Props, "busy" 
         const job = data.jobs[run.job];
         const category = categoryOf(data, i);
         const past = run.kind === KIND_PAST;
+        const status = historyStatusLabel(run.status ?? "");
         const what = past
-          ? `${run.status ?? ""}${run.action && run.action !== "MainAction" ? ` (${run.action})` : ""}`
+          ? run.action && run.action !== "MainAction"
+            ? i18n._("{status} ({action})", { status, action: historyActionLabel(run.action) })
+            : status
           : run.kind === KIND_BLACKED_OUT
             ? run.calendar
               ? i18n._("blacked out by {calendar}", { calendar: run.calendar })
