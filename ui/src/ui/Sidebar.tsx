@@ -81,9 +81,14 @@ export function Sidebar({ collections, route, onChanged }: Props) {
               >
                 <span class={`state-dot state-${c.state.toLowerCase()}`} aria-hidden="true" />
                 <span class="nav-label">
-                  <span class="collection-name">{c.name}</span>
+                  <span class="collection-name" translate={false}>
+                    {c.name}
+                  </span>
                   <small class="collection-meta">
-                    <span class="plan">{c.plan}</span> · <span class="state">{collectionStateLabel(c.state)}</span>
+                    <span class="plan" translate={false}>
+                      {c.plan}
+                    </span>{" "}
+                    · <span class="state">{collectionStateLabel(c.state)}</span>
                   </small>
                 </span>
                 <span

@@ -97,7 +97,10 @@ function RunRows({ data, runs, zone, limit, onOpen, label }: Omit<Props, "busy" 
               }
               onClick={() => onOpen(runTarget(data, i))}
             >
-              <time dateTime={at}>{localTime(run.at, zone)}</time> <span class="run-job">{job.name}</span>{" "}
+              <time dateTime={at}>{localTime(run.at, zone)}</time>{" "}
+              <span class="run-job" translate={false}>
+                {job.name}
+              </span>{" "}
               <small class="run-what">{what}</small>
             </button>
           </li>

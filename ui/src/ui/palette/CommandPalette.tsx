@@ -169,8 +169,18 @@ function PaletteDialog({ open }: { open: boolean }) {
                       onMouseMove={() => i !== current && setActive(i)}
                       onClick={() => run(c)}
                     >
-                      <span class="palette-title">{c.title}</span>
-                      {c.detail && <span class="palette-detail">{c.detail}</span>}
+                      {/* A collection's or a job's name is data, not a message (translate=false). */}
+                      <span
+                        class="palette-title"
+                        translate={c.section === "Collections" || c.section === "Jobs" ? false : undefined}
+                      >
+                        {c.title}
+                      </span>
+                      {c.detail && (
+                        <span class="palette-detail" translate={false}>
+                          {c.detail}
+                        </span>
+                      )}
                       {c.shortcut && <kbd class="palette-shortcut">{shortcutLabel(c.shortcut)}</kbd>}
                     </div>
                   );
