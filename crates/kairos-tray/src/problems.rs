@@ -14,6 +14,9 @@ use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// Something the runner cannot fix, worded when recorded.
+// The session bus and its tray host are Linux's (`watch_tray_host`); Windows and macOS always
+// have a place for the icon.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Problem {
     /// The tray icon could not be made: the system's reason.
