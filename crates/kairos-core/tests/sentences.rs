@@ -4,14 +4,17 @@
 //! `calendars`, and the expected sentence under each language's tag (`en`, `zh-TW`, `de`,
 //! `pt-BR`, `fr`). A case that lacks a language fails, so every language has every case id.
 //!
-//! Every sentence produced is also checked for what a broken template leaves behind (see
-//! `check_text`), whatever the table expects.
+//! The preview's notes about daylight saving and blackouts are a second, smaller table below
+//! (`preview_notes_in_every_language`). Every sentence produced is also checked for what a
+//! broken template leaves behind (see `check_text`), whatever the table expects.
 
-use kairos_core::describe::describe_job;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use kairos_core::describe::{blackout_note, describe_job, dst_run_note, dst_skipped_note};
 use kairos_core::document::parse_job_document;
 use kairos_core::iso8601::parse_datetime;
 use kairos_core::lang::Lang;
 use kairos_core::model::NamedCalendars;
+use kairos_core::recurrence::{BlackoutNote, DstAdjustment, Zone};
 use serde_json::{Map, Value};
 
 const TABLE: &str = include_str!("sentences.json");
@@ -75,6 +78,138 @@ fn check(id: &str, case: &Map<String, Value>) -> Vec<String> {
         }
     }
     problems
+}
+
+/// A preview note, as the window shows it beside a run or under the list.
+enum Note {
+    DstRun(DstAdjustment),
+    DstSkipped(&'static str, &'static str),
+    /// Calendar, runs skipped, first skipped run, end of the stretch (UTC), zone.
+    Blackout(
+        &'static str,
+        Option<u64>,
+        &'static str,
+        Option<&'static str>,
+        &'static str,
+    ),
+}
+
+/// The notes daylight saving and blackouts add to a preview, in every language: one row per
+/// note, one sentence per language in `Lang::ALL` order (so none can be missing).
+#[test]
+fn preview_notes_in_every_language() {
+    let instant = |t: &str| -> DateTime<Utc> { parse_datetime(t).expect("a date-time") };
+    let wall = |t: &str| -> NaiveDateTime { instant(t).naive_utc() };
+    let zone = |z: &str| Zone::parse(z).expect("a zone");
+    let cases: &[(&str, Note, [&str; 5])] = &[
+        (
+            "dst-moved",
+            Note::DstRun(DstAdjustment::Moved),
+            [
+                "moved: this wall-clock time does not exist (daylight saving)",
+                "已移動：這個當地時間不存在（日光節約時間）",
+                "verschoben: Diese Uhrzeit gibt es wegen der Zeitumstellung nicht",
+                "movida: este horário não existe (horário de verão)",
+                "déplacée : cette heure n'existe pas (changement d'heure)",
+            ],
+        ),
+        (
+            "dst-skipped",
+            Note::DstRun(DstAdjustment::Skipped),
+            [
+                "skipped: this wall-clock time does not exist (daylight saving)",
+                "已略過：這個當地時間不存在（日光節約時間）",
+                "ausgelassen: Diese Uhrzeit gibt es wegen der Zeitumstellung nicht",
+                "ignorada: este horário não existe (horário de verão)",
+                "ignorée : cette heure n'existe pas (changement d'heure)",
+            ],
+        ),
+        (
+            "dst-repeated",
+            Note::DstRun(DstAdjustment::Repeated),
+            [
+                "repeated: this wall-clock time happens twice (daylight saving)",
+                "重複：這個當地時間出現兩次（日光節約時間）",
+                "wiederholt: Diese Uhrzeit gibt es wegen der Zeitumstellung zweimal",
+                "repetida: este horário ocorre duas vezes (horário de verão)",
+                "répétée : cette heure a lieu deux fois (changement d'heure)",
+            ],
+        ),
+        (
+            "dst-skipped-wall-time-berlin",
+            Note::DstSkipped("2026-03-29T02:30:00Z", "Europe/Berlin"),
+            [
+                "Sun 29 Mar 2026 02:30 Europe/Berlin does not exist (daylight saving): that run is skipped",
+                "2026年3月29日（星期日）02:30（Europe/Berlin）不存在（日光節約時間），略過該次執行",
+                "So., 29. März 2026, 02:30 Uhr (Europe/Berlin) gibt es wegen der Zeitumstellung nicht: Diese Ausführung entfällt",
+                "Domingo, 29 de março de 2026, 02:30 (Europe/Berlin) não existe (horário de verão): essa execução é ignorada",
+                "Dimanche 29 mars 2026, 02:30 (Europe/Berlin) n'existe pas (changement d'heure) : cette exécution est ignorée",
+            ],
+        ),
+        (
+            "blackout-one-run-until",
+            Note::Blackout("holidays", Some(1), "2026-12-25T01:00:00Z", Some("2026-12-25T23:00:00Z"), "Europe/Berlin"),
+            [
+                "Blackout 'holidays' skips 1 run from Fri 25 Dec 2026 02:00 until Sat 26 Dec 2026 00:00",
+                "封鎖期間「holidays」略過2026年12月25日（星期五）02:00至2026年12月26日（星期六）00:00之間的1次執行",
+                "Sperrzeit „holidays“: Von Fr., 25. Dezember 2026, 02:00 Uhr bis Sa., 26. Dezember 2026, 00:00 Uhr entfällt 1 Ausführung",
+                "O período de bloqueio “holidays” ignora 1 execução de sexta-feira, 25 de dezembro de 2026, 02:00 até sábado, 26 de dezembro de 2026, 00:00",
+                "La période d'exclusion « holidays » supprime 1 exécution du vendredi 25 décembre 2026, 02:00 au samedi 26 décembre 2026, 00:00",
+            ],
+        ),
+        (
+            "blackout-runs-until",
+            Note::Blackout("db-maintenance", Some(12), "2026-03-01T01:00:00Z", Some("2026-03-01T05:00:00Z"), "UTC"),
+            [
+                "Blackout 'db-maintenance' skips 12 runs from Sun 1 Mar 2026 01:00 until Sun 1 Mar 2026 05:00",
+                "封鎖期間「db-maintenance」略過2026年3月1日（星期日）01:00至2026年3月1日（星期日）05:00之間的12次執行",
+                "Sperrzeit „db-maintenance“: Von So., 1. März 2026, 01:00 Uhr bis So., 1. März 2026, 05:00 Uhr entfallen 12 Ausführungen",
+                "O período de bloqueio “db-maintenance” ignora 12 execuções de domingo, 1º de março de 2026, 01:00 até domingo, 1º de março de 2026, 05:00",
+                "La période d'exclusion « db-maintenance » supprime 12 exécutions du dimanche 1er mars 2026, 01:00 au dimanche 1er mars 2026, 05:00",
+            ],
+        ),
+        (
+            "blackout-from-then-on",
+            Note::Blackout("freeze", None, "2026-06-01T06:00:00Z", None, "America/Sao_Paulo"),
+            [
+                "Blackout 'freeze' skips runs from Mon 1 Jun 2026 03:00 from then on",
+                "封鎖期間「freeze」自2026年6月1日（星期一）03:00起略過所有執行",
+                "Sperrzeit „freeze“: Ab Mo., 1. Juni 2026, 03:00 Uhr entfallen alle Ausführungen",
+                "O período de bloqueio “freeze” ignora as execuções a partir de segunda-feira, 1º de junho de 2026, 03:00",
+                "La période d'exclusion « freeze » supprime les exécutions à partir du lundi 1er juin 2026, 03:00",
+            ],
+        ),
+    ];
+    let mut problems = Vec::new();
+    for (id, note, want) in cases {
+        for (lang, want) in Lang::ALL.into_iter().zip(want) {
+            let got = match note {
+                Note::DstRun(a) => dst_run_note(*a, lang).to_string(),
+                Note::DstSkipped(t, z) => dst_skipped_note(wall(t), zone(z), lang),
+                Note::Blackout(calendar, skipped, at, until, z) => {
+                    let note = BlackoutNote {
+                        at: instant(at),
+                        calendar: calendar.to_string(),
+                        skipped: *skipped,
+                        until: until.map(instant),
+                    };
+                    blackout_note(&note, zone(z), lang)
+                }
+            };
+            problems.extend(
+                check_text(lang, &got)
+                    .into_iter()
+                    .map(|p| format!("{id} {}: {p}: {got:?}", lang.tag())),
+            );
+            if got != *want {
+                problems.push(
+                    serde_json::json!({"id": id, "lang": lang.tag(), "want": want, "got": got})
+                        .to_string(),
+                );
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// What a broken template leaves in a sentence, in any language: a placeholder (`{` or `}`),

@@ -7,6 +7,7 @@ use super::shape::{
 };
 use super::{capitalize, join_with};
 use crate::model::JobState;
+use crate::recurrence::DstAdjustment;
 use chrono::{Datelike, NaiveDateTime};
 
 const WEEKDAYS: [&str; 7] = [
@@ -379,4 +380,59 @@ fn zone_of(zone: Option<&str>) -> String {
 /// "A", "A und B", "A, B und C".
 fn join(items: &[String]) -> String {
     join_with(items, ", ", " und ")
+}
+
+// The preview's notes: what daylight saving and blackouts do to particular runs.
+
+pub(super) fn dst_run(adjustment: DstAdjustment) -> &'static str {
+    match adjustment {
+        DstAdjustment::Moved => "verschoben: Diese Uhrzeit gibt es wegen der Zeitumstellung nicht",
+        DstAdjustment::Skipped => {
+            "ausgelassen: Diese Uhrzeit gibt es wegen der Zeitumstellung nicht"
+        }
+        DstAdjustment::Repeated => {
+            "wiederholt: Diese Uhrzeit gibt es wegen der Zeitumstellung zweimal"
+        }
+    }
+}
+
+pub(super) fn dst_skipped(wall: NaiveDateTime, zone: &str) -> String {
+    format!(
+        "{} ({zone}) gibt es wegen der Zeitumstellung nicht: Diese Ausführung entfällt",
+        note_time(wall)
+    )
+}
+
+pub(super) fn blackout(
+    calendar: &str,
+    skipped: Option<u64>,
+    from: NaiveDateTime,
+    until: Option<NaiveDateTime>,
+) -> String {
+    let what = match skipped {
+        Some(1) => "entfällt 1 Ausführung".to_string(),
+        Some(n) => format!("entfallen {n} Ausführungen"),
+        None => "entfallen alle Ausführungen".to_string(),
+    };
+    let from = note_time(from);
+    match until {
+        Some(u) => format!(
+            "Sperrzeit „{calendar}“: Von {from} bis {} {what}",
+            note_time(u)
+        ),
+        None => format!("Sperrzeit „{calendar}“: Ab {from} {what}"),
+    }
+}
+
+/// "So., 29. März 2026, 02:30 Uhr".
+fn note_time(t: NaiveDateTime) -> String {
+    const SHORT: [&str; 7] = ["Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa.", "So."];
+    format!(
+        "{}, {}. {} {}, {} Uhr",
+        SHORT[t.weekday().num_days_from_monday() as usize],
+        t.day(),
+        MONTHS[t.month0() as usize],
+        t.year(),
+        t.format("%H:%M")
+    )
 }

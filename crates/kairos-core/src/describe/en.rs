@@ -6,6 +6,8 @@ use super::shape::{
 };
 use super::{capitalize, join_with};
 use crate::model::JobState;
+use crate::recurrence::DstAdjustment;
+use chrono::NaiveDateTime;
 
 const WEEKDAYS: [&str; 7] = [
     "Monday",
@@ -329,4 +331,46 @@ fn nth_from_end(n: u32) -> String {
         1 => "last".to_string(),
         n => format!("{}-to-last", nth_word(n)),
     }
+}
+
+// The preview's notes: what daylight saving and blackouts do to particular runs.
+
+pub(super) fn dst_run(adjustment: DstAdjustment) -> &'static str {
+    match adjustment {
+        DstAdjustment::Moved => "moved: this wall-clock time does not exist (daylight saving)",
+        DstAdjustment::Skipped => "skipped: this wall-clock time does not exist (daylight saving)",
+        DstAdjustment::Repeated => "repeated: this wall-clock time happens twice (daylight saving)",
+    }
+}
+
+pub(super) fn dst_skipped(wall: NaiveDateTime, zone: &str) -> String {
+    format!(
+        "{} {zone} does not exist (daylight saving): that run is skipped",
+        note_time(wall)
+    )
+}
+
+pub(super) fn blackout(
+    calendar: &str,
+    skipped: Option<u64>,
+    from: NaiveDateTime,
+    until: Option<NaiveDateTime>,
+) -> String {
+    let what = match skipped {
+        Some(1) => "1 run".to_string(),
+        Some(n) => format!("{n} runs"),
+        None => "runs".to_string(),
+    };
+    let until = until.map_or(" from then on".to_string(), |u| {
+        format!(" until {}", note_time(u))
+    });
+    format!(
+        "Blackout '{calendar}' skips {what} from {}{until}",
+        note_time(from)
+    )
+}
+
+/// "Sun 29 Mar 2026 02:30".
+fn note_time(t: NaiveDateTime) -> String {
+    t.format("%a %-d %b %Y %H:%M").to_string()
 }

@@ -10,6 +10,7 @@ use super::shape::{
 };
 use super::{capitalize, join_with};
 use crate::model::JobState;
+use crate::recurrence::DstAdjustment;
 use chrono::{Datelike, NaiveDateTime};
 
 const NBSP: char = '\u{a0}';
@@ -386,4 +387,59 @@ fn zone_of(zone: Option<&str>) -> String {
 /// "A", "A et B", "A, B et C".
 fn join(items: &[String]) -> String {
     join_with(items, ", ", " et ")
+}
+
+// The preview's notes: what daylight saving and blackouts do to particular runs (a run, "une
+// exécution", is feminine).
+
+pub(super) fn dst_run(adjustment: DstAdjustment) -> &'static str {
+    match adjustment {
+        DstAdjustment::Moved => "déplacée\u{a0}: cette heure n'existe pas (changement d'heure)",
+        DstAdjustment::Skipped => "ignorée\u{a0}: cette heure n'existe pas (changement d'heure)",
+        DstAdjustment::Repeated => {
+            "répétée\u{a0}: cette heure a lieu deux fois (changement d'heure)"
+        }
+    }
+}
+
+pub(super) fn dst_skipped(wall: NaiveDateTime, zone: &str) -> String {
+    format!(
+        "{} ({zone}) n'existe pas (changement d'heure){NBSP}: cette exécution est ignorée",
+        capitalize(&note_time(wall))
+    )
+}
+
+pub(super) fn blackout(
+    calendar: &str,
+    skipped: Option<u64>,
+    from: NaiveDateTime,
+    until: Option<NaiveDateTime>,
+) -> String {
+    let what = match skipped {
+        Some(0 | 1) => "1 exécution".to_string(),
+        Some(n) => format!("{n} exécutions"),
+        None => "les exécutions".to_string(),
+    };
+    let from = note_time(from);
+    match until {
+        Some(u) => format!(
+            "La période d'exclusion «{NBSP}{calendar}{NBSP}» supprime {what} du {from} au {}",
+            note_time(u)
+        ),
+        None => format!(
+            "La période d'exclusion «{NBSP}{calendar}{NBSP}» supprime {what} à partir du {from}"
+        ),
+    }
+}
+
+/// "dimanche 29 mars 2026, 02:30" ("du dimanche …").
+fn note_time(t: NaiveDateTime) -> String {
+    format!(
+        "{} {} {} {}, {}",
+        WEEKDAYS[t.weekday().num_days_from_monday() as usize],
+        day_number(t.day()),
+        MONTHS[t.month0() as usize],
+        t.year(),
+        t.format("%H:%M")
+    )
 }

@@ -26,8 +26,9 @@ mod zh_tw;
 
 use crate::lang::Lang;
 use crate::model::{JobProperties, NamedCalendars};
+use crate::recurrence::{BlackoutNote, DstAdjustment, Zone};
 use crate::valid::ValidSchedule;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDateTime, Utc};
 
 /// The sentence of a job's schedule as saved or being edited, as the window and the CLI show
 /// it; `None` when the schedule does not validate. `calendars` are the job's collection's, for
@@ -62,6 +63,48 @@ pub fn describe_schedule(schedule: &ValidSchedule, lang: Lang) -> String {
         Lang::De => de::sentence(&description),
         Lang::PtBr => pt_br::sentence(&description),
         Lang::Fr => fr::sentence(&description),
+    }
+}
+
+/// The note beside a run daylight saving changed, in `lang`: "moved: this wall-clock time
+/// does not exist (daylight saving)".
+pub fn dst_run_note(adjustment: DstAdjustment, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => en::dst_run(adjustment),
+        Lang::ZhTw => zh_tw::dst_run(adjustment),
+        Lang::De => de::dst_run(adjustment),
+        Lang::PtBr => pt_br::dst_run(adjustment),
+        Lang::Fr => fr::dst_run(adjustment),
+    }
+}
+
+/// The note for a run daylight saving skipped, which has no instant to stand beside: its
+/// wall-clock time in `zone` and why ("Sun 29 Mar 2026 02:30 Europe/Berlin does not exist
+/// (daylight saving): that run is skipped").
+pub fn dst_skipped_note(wall_time: NaiveDateTime, zone: Zone, lang: Lang) -> String {
+    let zone = zone.name();
+    match lang {
+        Lang::En => en::dst_skipped(wall_time, zone),
+        Lang::ZhTw => zh_tw::dst_skipped(wall_time, zone),
+        Lang::De => de::dst_skipped(wall_time, zone),
+        Lang::PtBr => pt_br::dst_skipped(wall_time, zone),
+        Lang::Fr => fr::dst_skipped(wall_time, zone),
+    }
+}
+
+/// The note for a stretch of runs a blackout calendar removed, with wall-clock times in the
+/// job's `zone` ("Blackout 'holidays' skips 1 run from Fri 25 Dec 2026 02:00 until Sat 26 Dec
+/// 2026 00:00").
+pub fn blackout_note(note: &BlackoutNote, zone: Zone, lang: Lang) -> String {
+    let (calendar, skipped) = (note.calendar.as_str(), note.skipped);
+    let from = zone.to_local(note.at);
+    let until = note.until.map(|u| zone.to_local(u));
+    match lang {
+        Lang::En => en::blackout(calendar, skipped, from, until),
+        Lang::ZhTw => zh_tw::blackout(calendar, skipped, from, until),
+        Lang::De => de::blackout(calendar, skipped, from, until),
+        Lang::PtBr => pt_br::blackout(calendar, skipped, from, until),
+        Lang::Fr => fr::blackout(calendar, skipped, from, until),
     }
 }
 

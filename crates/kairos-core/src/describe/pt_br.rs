@@ -11,6 +11,7 @@ use super::shape::{
 };
 use super::{capitalize, join_with};
 use crate::model::JobState;
+use crate::recurrence::DstAdjustment;
 use chrono::{Datelike, NaiveDateTime};
 
 /// (singular, plural, feminine).
@@ -360,14 +361,19 @@ fn until(u: &Until) -> String {
     format!("até {} ({})", date_time(u.local), u.zone)
 }
 
-/// "27 de novembro de 2026 às 05:15"; the first of the month is an ordinal: "1º de abril".
-fn date_time(t: NaiveDateTime) -> String {
-    let day = match t.day() {
+/// "27", but the first of the month is an ordinal: "1º de abril".
+fn day_of_month(day: u32) -> String {
+    match day {
         1 => "1º".to_string(),
         d => d.to_string(),
-    };
+    }
+}
+
+/// "27 de novembro de 2026 às 05:15", "1º de abril de 2026 à 00:00".
+fn date_time(t: NaiveDateTime) -> String {
     format!(
-        "{day} de {} de {} {}",
+        "{} de {} de {} {}",
+        day_of_month(t.day()),
         MONTHS[t.month0() as usize],
         t.year(),
         at(&Clock::of(t))
@@ -381,4 +387,64 @@ fn zone_of(zone: Option<&str>) -> String {
 /// "A", "A e B", "A, B e C".
 fn join(items: &[String]) -> String {
     join_with(items, ", ", " e ")
+}
+
+// The preview's notes: what daylight saving and blackouts do to particular runs (a run, "a
+// execução", is feminine).
+
+pub(super) fn dst_run(adjustment: DstAdjustment) -> &'static str {
+    match adjustment {
+        DstAdjustment::Moved => "movida: este horário não existe (horário de verão)",
+        DstAdjustment::Skipped => "ignorada: este horário não existe (horário de verão)",
+        DstAdjustment::Repeated => "repetida: este horário ocorre duas vezes (horário de verão)",
+    }
+}
+
+pub(super) fn dst_skipped(wall: NaiveDateTime, zone: &str) -> String {
+    format!(
+        "{} ({zone}) não existe (horário de verão): essa execução é ignorada",
+        capitalize(&note_time(wall))
+    )
+}
+
+pub(super) fn blackout(
+    calendar: &str,
+    skipped: Option<u64>,
+    from: NaiveDateTime,
+    until: Option<NaiveDateTime>,
+) -> String {
+    let what = match skipped {
+        Some(0 | 1) => "1 execução".to_string(),
+        Some(n) => format!("{n} execuções"),
+        None => "as execuções".to_string(),
+    };
+    let from = note_time(from);
+    match until {
+        Some(u) => format!(
+            "O período de bloqueio “{calendar}” ignora {what} de {from} até {}",
+            note_time(u)
+        ),
+        None => format!("O período de bloqueio “{calendar}” ignora {what} a partir de {from}"),
+    }
+}
+
+/// "domingo, 29 de março de 2026, 02:30".
+fn note_time(t: NaiveDateTime) -> String {
+    const DAYS: [&str; 7] = [
+        "segunda-feira",
+        "terça-feira",
+        "quarta-feira",
+        "quinta-feira",
+        "sexta-feira",
+        "sábado",
+        "domingo",
+    ];
+    format!(
+        "{}, {} de {} de {}, {}",
+        DAYS[t.weekday().num_days_from_monday() as usize],
+        day_of_month(t.day()),
+        MONTHS[t.month0() as usize],
+        t.year(),
+        t.format("%H:%M")
+    )
 }

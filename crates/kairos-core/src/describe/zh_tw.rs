@@ -9,6 +9,7 @@ use super::shape::{
     MonthDay, Nth, Pattern, Recurring, Times, Unit, Until, WeekDays, YearMonths,
 };
 use crate::model::JobState;
+use crate::recurrence::DstAdjustment;
 use chrono::{Datelike, NaiveDateTime};
 
 const WEEKDAYS: [&str; 7] = [
@@ -322,4 +323,53 @@ fn zone_of(zone: Option<&str>) -> String {
 /// 甲、乙和丙.
 fn join(items: &[String]) -> String {
     join_with(items, "、", "和")
+}
+
+// The preview's notes: what daylight saving and blackouts do to particular runs.
+
+pub(super) fn dst_run(adjustment: DstAdjustment) -> &'static str {
+    match adjustment {
+        DstAdjustment::Moved => "已移動：這個當地時間不存在（日光節約時間）",
+        DstAdjustment::Skipped => "已略過：這個當地時間不存在（日光節約時間）",
+        DstAdjustment::Repeated => "重複：這個當地時間出現兩次（日光節約時間）",
+    }
+}
+
+pub(super) fn dst_skipped(wall: NaiveDateTime, zone: &str) -> String {
+    format!(
+        "{}（{zone}）不存在（日光節約時間），略過該次執行",
+        note_time(wall)
+    )
+}
+
+pub(super) fn blackout(
+    calendar: &str,
+    skipped: Option<u64>,
+    from: NaiveDateTime,
+    until: Option<NaiveDateTime>,
+) -> String {
+    let what = match skipped {
+        Some(n) => format!("{n}次執行"),
+        None => "所有執行".to_string(),
+    };
+    let from = note_time(from);
+    match until {
+        Some(u) => format!(
+            "封鎖期間「{calendar}」略過{from}至{}之間的{what}",
+            note_time(u)
+        ),
+        None => format!("封鎖期間「{calendar}」自{from}起略過{what}"),
+    }
+}
+
+/// 2026年3月29日（星期日）02:30.
+fn note_time(t: NaiveDateTime) -> String {
+    format!(
+        "{}年{}月{}日（{}）{}",
+        t.year(),
+        t.month(),
+        t.day(),
+        WEEKDAYS[t.weekday().num_days_from_monday() as usize],
+        t.format("%H:%M")
+    )
 }
