@@ -542,14 +542,16 @@ pub fn desktop_problems(d: &Desktop) -> CommandResult<DesktopProblems> {
 }
 
 /// Show a notification through the system's service, as a job's Notification action would
-/// (on macOS the first one asks for permission). Its outcome is recorded like the tray
-/// runner's, so a refusal shows in Settings and a success clears it.
+/// (on macOS the first one asks for permission), in the window's language. Its outcome is
+/// recorded like the tray runner's, so a refusal shows in Settings and a success clears it.
 pub async fn send_test_notification(d: &Desktop) -> CommandResult<()> {
+    let texts = kairos_i18n::Texts::new(crate::language::choice(&d.engine));
     let note = kairos_engine::Note {
-        title: "Kairos test notification".into(),
-        body: "Notifications from Kairos will look like this.".into(),
+        title: texts.note_test_title(),
+        body: texts.note_test_body(),
         collection: String::new(),
         job: String::new(),
+        kind: kairos_engine::actions::NoteKind::Shown,
     };
     let result = kairos_engine::actions::system_notifier(None)
         .notify(&note)

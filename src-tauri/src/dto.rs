@@ -250,6 +250,21 @@ pub struct EngineChanged {
     pub version: u32,
 }
 
+/// The language setting and what it gives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct LanguageInfo {
+    /// The saved language (`en`, `zh-TW`, `de`, `pt-BR`, `fr`); `null`: follow the system.
+    pub setting: Option<String>,
+    /// The language spoken now: `en`, `zh-TW`, `de`, `pt-BR`, `fr`, or `en-XA` (the
+    /// pseudo-locale, only through `KAIROS_LANG`). `KAIROS_LANG` wins over the setting.
+    pub resolved: String,
+}
+
+/// The language changed (Settings): the page switches its catalog.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type, tauri_specta::Event)]
+pub struct LanguageChanged(pub LanguageInfo);
+
 /// Show this job's history (a notification was clicked, or the tray asked).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type, tauri_specta::Event)]
 pub struct OpenJob {

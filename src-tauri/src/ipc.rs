@@ -10,6 +10,7 @@ use crate::transfer;
 use crate::undo::{self, UndoTicket};
 use std::sync::Mutex;
 use tauri::{AppHandle, Manager};
+use tauri_specta::Event;
 
 /// A job to open once the page asks (`--open-job` at start, before the page could listen).
 #[derive(Debug, Default)]
@@ -313,6 +314,27 @@ pub async fn desktop_problems(app: AppHandle) -> CommandResult<DesktopProblems> 
     blocking(&app, c::desktop_problems).await
 }
 
+/// The language setting and the language spoken now.
+#[tauri::command]
+#[specta::specta]
+pub async fn get_language(app: AppHandle) -> CommandResult<LanguageInfo> {
+    blocking(&app, crate::language::get).await
+}
+
+/// Save the language (`null`: follow the system); the menu bar is rebuilt in it and the page is
+/// told (`LanguageChanged`). The tray runner follows on its own (it watches the database).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_language(app: AppHandle, setting: Option<String>) -> CommandResult<LanguageInfo> {
+    let info = blocking(&app, move |d| crate::language::set(d, setting.as_deref())).await?;
+    let choice = crate::language::choice(&app.state::<Desktop>().engine);
+    crate::menu::relabel(&app, kairos_i18n::Texts::new(choice));
+    if let Err(e) = LanguageChanged(info.clone()).emit(&app) {
+        tracing::warn!(error = %e, "cannot tell the page the language changed");
+    }
+    Ok(info)
+}
+
 #[tauri::command]
 #[specta::specta]
 pub async fn send_test_notification(app: AppHandle) -> CommandResult<()> {
@@ -420,6 +442,8 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             api_info,
             desktop_problems,
             send_test_notification,
+            get_language,
+            set_language,
             take_open_job,
             overview,
             overview_counts,
@@ -428,7 +452,11 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             export_collection,
             export_history,
         ])
-        .events(tauri_specta::collect_events![EngineChanged, OpenJob])
+        .events(tauri_specta::collect_events![
+            EngineChanged,
+            OpenJob,
+            LanguageChanged
+        ])
 }
 
 /// Where the bindings live in the repository.

@@ -9,6 +9,7 @@ pub mod commands;
 pub mod dto;
 pub mod history;
 pub mod ipc;
+pub mod language;
 pub mod menu;
 pub mod overview;
 pub mod preview;

@@ -14,10 +14,11 @@
 //! shows the key (Linux: an accelerator label only, Windows: the text after a tab), and the page
 //! handles the Delete key itself when focus is not in an editable field.
 
+use kairos_i18n::{Menu as Label, Texts};
 use tauri::menu::{
     AboutMetadataBuilder, Menu, MenuItem, MenuItemKind, PredefinedMenuItem, Submenu,
 };
-use tauri::{AppHandle, Emitter, WebviewWindow, Wry};
+use tauri::{AppHandle, Emitter, Manager, WebviewWindow, Wry};
 
 #[cfg_attr(target_os = "linux", path = "menu_linux.rs")]
 #[cfg_attr(target_os = "windows", path = "menu_windows.rs")]
@@ -31,19 +32,16 @@ pub const MENU_COMMAND_EVENT: &str = "menu-command";
 const WINDOW: &str = "main";
 
 /// A menu item the page carries out. `id` is the `menu-command` payload (a fixed interface: the
-/// UI's listener matches on it), `accelerator` in Tauri's syntax.
+/// UI's listener matches on it), `label` its text in the catalog (kairos-i18n), `accelerator` in
+/// Tauri's syntax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PageCommand {
     pub id: &'static str,
-    pub label: &'static str,
+    pub label: Label,
     pub accelerator: Option<&'static str>,
 }
 
-const fn page(
-    id: &'static str,
-    label: &'static str,
-    accelerator: Option<&'static str>,
-) -> PageCommand {
+const fn page(id: &'static str, label: Label, accelerator: Option<&'static str>) -> PageCommand {
     PageCommand {
         id,
         label,
@@ -51,33 +49,33 @@ const fn page(
     }
 }
 
-// The menu's strings live here, one literal each, for the translation to come.
-pub const SETTINGS: PageCommand = page("settings", "Settings…", Some("CmdOrCtrl+,"));
-pub const NEW_JOB: PageCommand = page("new-job", "New Job", Some("CmdOrCtrl+N"));
+// Every label comes from the catalogs (kairos-i18n, `menu-*` messages).
+pub const SETTINGS: PageCommand = page("settings", Label::Settings, Some("CmdOrCtrl+,"));
+pub const NEW_JOB: PageCommand = page("new-job", Label::NewJob, Some("CmdOrCtrl+N"));
 pub const NEW_COLLECTION: PageCommand = page(
     "new-collection",
-    "New Collection…",
+    Label::NewCollection,
     Some("CmdOrCtrl+Shift+N"),
 );
-pub const IMPORT: PageCommand = page("import", "Import…", Some("CmdOrCtrl+O"));
-pub const EXPORT: PageCommand = page("export", "Export…", Some("CmdOrCtrl+E"));
-pub const FIND: PageCommand = page("find", "Find Jobs", Some("CmdOrCtrl+F"));
-pub const RUN_NOW: PageCommand = page("run-now", "Run Now", Some("F5"));
+pub const IMPORT: PageCommand = page("import", Label::Import, Some("CmdOrCtrl+O"));
+pub const EXPORT: PageCommand = page("export", Label::Export, Some("CmdOrCtrl+E"));
+pub const FIND: PageCommand = page("find", Label::Find, Some("CmdOrCtrl+F"));
+pub const RUN_NOW: PageCommand = page("run-now", Label::RunNow, Some("F5"));
 /// No accelerator: see the module's comment.
-pub const DELETE: PageCommand = page("delete", "Delete", None);
-pub const PAUSE_ALL: PageCommand = page("pause-all", "Pause All Jobs", None);
-pub const PALETTE: PageCommand = page("palette", "Command Palette…", Some("CmdOrCtrl+K"));
+pub const DELETE: PageCommand = page("delete", Label::Delete, None);
+pub const PAUSE_ALL: PageCommand = page("pause-all", Label::PauseAll, None);
+pub const PALETTE: PageCommand = page("palette", Label::Palette, Some("CmdOrCtrl+K"));
 #[cfg(target_os = "macos")]
-pub const BACK: PageCommand = page("back", "Back", Some("Cmd+["));
+pub const BACK: PageCommand = page("back", Label::Back, Some("Cmd+["));
 #[cfg(not(target_os = "macos"))]
-pub const BACK: PageCommand = page("back", "Back", Some("Alt+Left"));
+pub const BACK: PageCommand = page("back", Label::Back, Some("Alt+Left"));
 #[cfg(target_os = "macos")]
-pub const FORWARD: PageCommand = page("forward", "Forward", Some("Cmd+]"));
+pub const FORWARD: PageCommand = page("forward", Label::Forward, Some("Cmd+]"));
 #[cfg(not(target_os = "macos"))]
-pub const FORWARD: PageCommand = page("forward", "Forward", Some("Alt+Right"));
-pub const THEME_SYSTEM: PageCommand = page("theme-system", "Follow the System", None);
-pub const THEME_LIGHT: PageCommand = page("theme-light", "Light", None);
-pub const THEME_DARK: PageCommand = page("theme-dark", "Dark", None);
+pub const FORWARD: PageCommand = page("forward", Label::Forward, Some("Alt+Right"));
+pub const THEME_SYSTEM: PageCommand = page("theme-system", Label::ThemeSystem, None);
+pub const THEME_LIGHT: PageCommand = page("theme-light", Label::ThemeLight, None);
+pub const THEME_DARK: PageCommand = page("theme-dark", Label::ThemeDark, None);
 
 /// Every page command, in menu order.
 pub const PAGE_COMMANDS: [PageCommand; 15] = [
@@ -98,83 +96,82 @@ pub const PAGE_COMMANDS: [PageCommand; 15] = [
     PAUSE_ALL,
 ];
 
-const FILE: &str = "&File";
-const EDIT: &str = "&Edit";
-const VIEW: &str = "&View";
-const THEME: &str = "&Theme";
-const JOBS: &str = "&Jobs";
-const WINDOW_MENU: &str = "&Window";
-const HELP: &str = "&Help";
-const ABOUT: &str = "About Kairos";
-const ABOUT_COMMENTS: &str = "A desktop job scheduler that speaks the Azure Scheduler API.";
-const ABOUT_LICENSE: &str = "Kairos is free software under the MIT licence.";
-
-/// One system's way with the menu (Linux, Windows or macOS).
+/// One system's way with the menu (Linux, Windows or macOS). Every label is from `t`.
 pub(crate) trait SystemMenu {
     /// Menus before File: macOS's application menu; none elsewhere.
-    fn leading_menus(app: &AppHandle, about: MenuItemKind<Wry>)
-        -> tauri::Result<Vec<Submenu<Wry>>>;
+    fn leading_menus(
+        app: &AppHandle,
+        t: &Texts,
+        about: MenuItemKind<Wry>,
+    ) -> tauri::Result<Vec<Submenu<Wry>>>;
     /// The end of the File menu: Settings… and Quit (or Exit) where the system keeps them there.
-    fn file_end(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
+    fn file_end(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
     /// Undo, Redo, Cut, Copy, Paste and Select All, as the system provides them.
-    fn edit_items(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
+    fn edit_items(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
     /// The end of the View menu (macOS: Enter Full Screen).
-    fn view_end(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
+    fn view_end(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
     /// Minimize, Maximize/Zoom, Close Window.
-    fn window_items(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
+    fn window_items(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
     /// The Help menu: About (native, with the version) where it is not in the app menu.
     fn help_items(
         app: &AppHandle,
         about: MenuItemKind<Wry>,
     ) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
     /// The text of a page command's item (Windows puts an unregistered key hint after a tab).
-    fn label(command: &PageCommand) -> String {
-        command.label.to_string()
+    fn label(t: &Texts, command: &PageCommand) -> String {
+        t.menu(command.label)
     }
     /// Carries out a native item this code handles itself (not the system); false for other ids.
     fn carry_out(app: &AppHandle, id: &str) -> bool;
-    /// Once the window exists (Linux shows the accelerators it does not register).
-    fn window_made(window: &WebviewWindow);
+    /// Once the window exists, and again when the menu is rebuilt in another language (Linux
+    /// shows the accelerators it does not register).
+    fn window_made(window: &WebviewWindow, t: &Texts);
 }
 
-/// The menu bar for the whole app (`tauri::Builder::menu`).
+/// The menu bar for the whole app (`tauri::Builder::menu`), in the window's language.
 pub fn build(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
-    let about = MenuItemKind::Predefined(about(app)?);
-    let mut menus: Vec<Submenu<Wry>> = os::Os::leading_menus(app, about.clone())?;
+    build_in(app, &crate::language::texts_of(app))
+}
 
-    let mut file = items(app, &[NEW_JOB, NEW_COLLECTION])?;
+/// The menu bar with the labels of `t`.
+pub fn build_in(app: &AppHandle, t: &Texts) -> tauri::Result<Menu<Wry>> {
+    let about = MenuItemKind::Predefined(about(app, t)?);
+    let mut menus: Vec<Submenu<Wry>> = os::Os::leading_menus(app, t, about.clone())?;
+
+    let mut file = items(app, t, &[NEW_JOB, NEW_COLLECTION])?;
     file.push(separator(app)?);
-    file.extend(items(app, &[IMPORT, EXPORT])?);
-    file.extend(os::Os::file_end(app)?);
-    menus.push(submenu(app, FILE, file)?);
+    file.extend(items(app, t, &[IMPORT, EXPORT])?);
+    file.extend(os::Os::file_end(app, t)?);
+    menus.push(submenu(app, &t.menu(Label::File), file)?);
 
-    let mut edit = os::Os::edit_items(app)?;
+    let mut edit = os::Os::edit_items(app, t)?;
     edit.push(separator(app)?);
-    edit.extend(items(app, &[FIND])?);
-    menus.push(submenu(app, EDIT, edit)?);
+    edit.extend(items(app, t, &[FIND])?);
+    menus.push(submenu(app, &t.menu(Label::Edit), edit)?);
 
     let theme = submenu(
         app,
-        THEME,
-        items(app, &[THEME_SYSTEM, THEME_LIGHT, THEME_DARK])?,
+        &t.menu(Label::Theme),
+        items(app, t, &[THEME_SYSTEM, THEME_LIGHT, THEME_DARK])?,
     )?;
-    let mut view = items(app, &[PALETTE])?;
+    let mut view = items(app, t, &[PALETTE])?;
     view.push(separator(app)?);
-    view.extend(items(app, &[BACK, FORWARD])?);
+    view.extend(items(app, t, &[BACK, FORWARD])?);
     view.push(separator(app)?);
     view.push(MenuItemKind::Submenu(theme));
-    view.extend(os::Os::view_end(app)?);
-    menus.push(submenu(app, VIEW, view)?);
+    view.extend(os::Os::view_end(app, t)?);
+    menus.push(submenu(app, &t.menu(Label::View), view)?);
 
-    let mut jobs = items(app, &[RUN_NOW, DELETE])?;
+    let mut jobs = items(app, t, &[RUN_NOW, DELETE])?;
     jobs.push(separator(app)?);
-    jobs.extend(items(app, &[PAUSE_ALL])?);
-    menus.push(submenu(app, JOBS, jobs)?);
+    jobs.extend(items(app, t, &[PAUSE_ALL])?);
+    menus.push(submenu(app, &t.menu(Label::Jobs), jobs)?);
 
-    menus.push(submenu(app, WINDOW_MENU, os::Os::window_items(app)?)?);
+    let window_items = os::Os::window_items(app, t)?;
+    menus.push(submenu(app, &t.menu(Label::Window), window_items)?);
     let help = os::Os::help_items(app, about)?;
     if !help.is_empty() {
-        menus.push(submenu(app, HELP, help)?);
+        menus.push(submenu(app, &t.menu(Label::Help), help)?);
     }
 
     let refs: Vec<&dyn tauri::menu::IsMenuItem<Wry>> = menus
@@ -199,7 +196,27 @@ pub fn on_menu_event(app: &AppHandle, id: &str) {
 
 /// Once the window is made.
 pub fn window_made(window: &WebviewWindow) {
-    os::Os::window_made(window);
+    os::Os::window_made(window, &crate::language::texts_of(window.app_handle()));
+}
+
+/// The menu bar again in the language of `t` (the language setting changed), on the main thread
+/// where menus live.
+pub fn relabel(app: &AppHandle, t: Texts) {
+    let handle = app.clone();
+    let rebuilt = app.run_on_main_thread(move || {
+        let app = &handle;
+        match build_in(app, &t).and_then(|menu| app.set_menu(menu)) {
+            Ok(_) => {
+                if let Some(window) = app.get_webview_window(WINDOW) {
+                    os::Os::window_made(&window, &t);
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot rebuild the menu in the new language"),
+        }
+    });
+    if let Err(e) = rebuilt {
+        tracing::warn!(error = %e, "cannot rebuild the menu in the new language");
+    }
 }
 
 pub fn is_page_command(id: &str) -> bool {
@@ -208,25 +225,26 @@ pub fn is_page_command(id: &str) -> bool {
 
 /// The About item: the system's own About box with the name, the version from Cargo.toml, what
 /// Kairos is and its licence.
-fn about(app: &AppHandle) -> tauri::Result<PredefinedMenuItem<Wry>> {
+fn about(app: &AppHandle, t: &Texts) -> tauri::Result<PredefinedMenuItem<Wry>> {
     let metadata = AboutMetadataBuilder::new()
         .name(Some("Kairos"))
         .version(Some(env!("CARGO_PKG_VERSION")))
-        .comments(Some(ABOUT_COMMENTS))
-        .license(Some(ABOUT_LICENSE))
+        .comments(Some(t.about_comments()))
+        .license(Some(t.about_license()))
         .icon(app.default_window_icon().cloned())
         .build();
-    PredefinedMenuItem::about(app, Some(ABOUT), Some(metadata))
+    PredefinedMenuItem::about(app, Some(&t.menu(Label::About)), Some(metadata))
 }
 
 pub(crate) fn items(
     app: &AppHandle,
+    t: &Texts,
     commands: &[PageCommand],
 ) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
     commands
         .iter()
         .map(|c| {
-            MenuItem::with_id(app, c.id, os::Os::label(c), true, c.accelerator)
+            MenuItem::with_id(app, c.id, os::Os::label(t, c), true, c.accelerator)
                 .map(MenuItemKind::MenuItem)
         })
         .collect()
@@ -250,15 +268,18 @@ pub(crate) fn kinds(
 /// The Edit menu where the system carries out its items (Windows and macOS): Undo, Redo, Cut,
 /// Copy, Paste, Select All.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn predefined_edit_items(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+pub(crate) fn predefined_edit_items(
+    app: &AppHandle,
+    t: &Texts,
+) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
     kinds(vec![
-        PredefinedMenuItem::undo(app, None),
-        PredefinedMenuItem::redo(app, None),
+        PredefinedMenuItem::undo(app, Some(&t.menu(Label::Undo))),
+        PredefinedMenuItem::redo(app, Some(&t.menu(Label::Redo))),
         PredefinedMenuItem::separator(app),
-        PredefinedMenuItem::cut(app, None),
-        PredefinedMenuItem::copy(app, None),
-        PredefinedMenuItem::paste(app, None),
-        PredefinedMenuItem::select_all(app, None),
+        PredefinedMenuItem::cut(app, Some(&t.menu(Label::Cut))),
+        PredefinedMenuItem::copy(app, Some(&t.menu(Label::Copy))),
+        PredefinedMenuItem::paste(app, Some(&t.menu(Label::Paste))),
+        PredefinedMenuItem::select_all(app, Some(&t.menu(Label::SelectAll))),
     ])
 }
 

@@ -11,24 +11,25 @@
 
 use super::{items, separator, SystemMenu, SETTINGS};
 use gtk::prelude::*;
+use kairos_i18n::{Menu as Label, Texts};
 use tauri::menu::{MenuItem, MenuItemKind, Submenu};
 use tauri::{AppHandle, Manager, WebviewWindow, Wry};
 use webkit2gtk::WebViewExt;
 
 pub(crate) struct Os;
 
-/// A native item this file carries out: id, label, registered accelerator, and a key shown but
-/// not registered (GTK's accelerator syntax).
+/// A native item this file carries out: id, label (in the catalog), registered accelerator, and
+/// a key shown but not registered (GTK's accelerator syntax).
 struct Native {
     id: &'static str,
-    label: &'static str,
+    label: Label,
     accelerator: Option<&'static str>,
     shown_key: Option<&'static str>,
 }
 
 const fn native(
     id: &'static str,
-    label: &'static str,
+    label: Label,
     accelerator: Option<&'static str>,
     shown_key: Option<&'static str>,
 ) -> Native {
@@ -40,17 +41,22 @@ const fn native(
     }
 }
 
-const QUIT: Native = native("native-quit", "Quit", Some("Ctrl+Q"), None);
-const UNDO: Native = native("native-undo", "Undo", None, Some("<Primary>z"));
-const REDO: Native = native("native-redo", "Redo", None, Some("<Primary><Shift>z"));
-const CUT: Native = native("native-cut", "Cut", None, Some("<Primary>x"));
-const COPY: Native = native("native-copy", "Copy", None, Some("<Primary>c"));
-const PASTE: Native = native("native-paste", "Paste", None, Some("<Primary>v"));
-const SELECT_ALL: Native = native("native-select-all", "Select All", None, Some("<Primary>a"));
-const FULL_SCREEN: Native = native("native-full-screen", "Full Screen", Some("F11"), None);
-const MINIMIZE: Native = native("native-minimize", "Minimize", None, None);
-const MAXIMIZE: Native = native("native-maximize", "Maximize", None, None);
-const CLOSE: Native = native("native-close", "Close Window", Some("Ctrl+W"), None);
+const QUIT: Native = native("native-quit", Label::Quit, Some("Ctrl+Q"), None);
+const UNDO: Native = native("native-undo", Label::Undo, None, Some("<Primary>z"));
+const REDO: Native = native("native-redo", Label::Redo, None, Some("<Primary><Shift>z"));
+const CUT: Native = native("native-cut", Label::Cut, None, Some("<Primary>x"));
+const COPY: Native = native("native-copy", Label::Copy, None, Some("<Primary>c"));
+const PASTE: Native = native("native-paste", Label::Paste, None, Some("<Primary>v"));
+const SELECT_ALL: Native = native(
+    "native-select-all",
+    Label::SelectAll,
+    None,
+    Some("<Primary>a"),
+);
+const FULL_SCREEN: Native = native("native-full-screen", Label::FullScreen, Some("F11"), None);
+const MINIMIZE: Native = native("native-minimize", Label::Minimize, None, None);
+const MAXIMIZE: Native = native("native-maximize", Label::Maximize, None, None);
+const CLOSE: Native = native("native-close", Label::CloseWindow, Some("Ctrl+W"), None);
 
 /// The key shown beside Delete (menu.rs: it is not registered).
 const DELETE_SHOWN_KEY: &str = "Delete";
@@ -65,11 +71,12 @@ const EDITING: [(&Native, &str); 6] = [
     (&SELECT_ALL, "SelectAll"),
 ];
 
-fn make(app: &AppHandle, natives: &[&Native]) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+fn make(app: &AppHandle, t: &Texts, natives: &[&Native]) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
     natives
         .iter()
         .map(|n| {
-            MenuItem::with_id(app, n.id, n.label, true, n.accelerator).map(MenuItemKind::MenuItem)
+            MenuItem::with_id(app, n.id, t.menu(n.label), true, n.accelerator)
+                .map(MenuItemKind::MenuItem)
         })
         .collect()
 }
@@ -77,36 +84,37 @@ fn make(app: &AppHandle, natives: &[&Native]) -> tauri::Result<Vec<MenuItemKind<
 impl SystemMenu for Os {
     fn leading_menus(
         _app: &AppHandle,
+        _t: &Texts,
         _about: MenuItemKind<Wry>,
     ) -> tauri::Result<Vec<Submenu<Wry>>> {
         Ok(Vec::new())
     }
 
-    fn file_end(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+    fn file_end(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
         let mut end = vec![separator(app)?];
-        end.extend(items(app, &[SETTINGS])?);
+        end.extend(items(app, t, &[SETTINGS])?);
         end.push(separator(app)?);
-        end.extend(make(app, &[&QUIT])?);
+        end.extend(make(app, t, &[&QUIT])?);
         Ok(end)
     }
 
-    fn edit_items(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
-        let mut edit = make(app, &[&UNDO, &REDO])?;
+    fn edit_items(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+        let mut edit = make(app, t, &[&UNDO, &REDO])?;
         edit.push(separator(app)?);
-        edit.extend(make(app, &[&CUT, &COPY, &PASTE, &SELECT_ALL])?);
+        edit.extend(make(app, t, &[&CUT, &COPY, &PASTE, &SELECT_ALL])?);
         Ok(edit)
     }
 
-    fn view_end(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+    fn view_end(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
         let mut end = vec![separator(app)?];
-        end.extend(make(app, &[&FULL_SCREEN])?);
+        end.extend(make(app, t, &[&FULL_SCREEN])?);
         Ok(end)
     }
 
-    fn window_items(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
-        let mut items = make(app, &[&MINIMIZE, &MAXIMIZE])?;
+    fn window_items(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+        let mut items = make(app, t, &[&MINIMIZE, &MAXIMIZE])?;
         items.push(separator(app)?);
-        items.extend(make(app, &[&CLOSE])?);
+        items.extend(make(app, t, &[&CLOSE])?);
         Ok(items)
     }
 
@@ -150,22 +158,22 @@ impl SystemMenu for Os {
         true
     }
 
-    fn window_made(window: &WebviewWindow) {
-        show_unregistered_keys(window);
+    fn window_made(window: &WebviewWindow, t: &Texts) {
+        show_unregistered_keys(window, t);
     }
 }
 
 /// Shows the keys of the editing items and of Delete in the window's menu bar without
 /// registering them: GTK draws a menu item's key from its accelerator label, which only displays.
-fn show_unregistered_keys(window: &WebviewWindow) {
+fn show_unregistered_keys(window: &WebviewWindow, t: &Texts) {
     let Ok(gtk_window) = window.gtk_window() else {
         return;
     };
-    let mut shown: Vec<(&str, &str)> = EDITING
+    let mut shown: Vec<(String, &str)> = EDITING
         .iter()
-        .filter_map(|(n, _)| Some((n.label, n.shown_key?)))
+        .filter_map(|(n, _)| Some((t.menu(n.label), n.shown_key?)))
         .collect();
-    shown.push((super::DELETE.label, DELETE_SHOWN_KEY));
+    shown.push((t.menu(super::DELETE.label), DELETE_SHOWN_KEY));
     let mut widgets: Vec<gtk::Widget> = vec![gtk_window.upcast()];
     while let Some(widget) = widgets.pop() {
         if let Some(item) = widget.downcast_ref::<gtk::MenuItem>() {
@@ -177,7 +185,7 @@ fn show_unregistered_keys(window: &WebviewWindow) {
                 .and_then(|c| c.downcast::<gtk::AccelLabel>().ok());
             if let Some(label) = label {
                 let text = label.label();
-                if let Some((_, key)) = shown.iter().find(|(l, _)| text == *l) {
+                if let Some((_, key)) = shown.iter().find(|(l, _)| text.as_str() == l.as_str()) {
                     let (key, modifiers) = gtk::accelerator_parse(key);
                     label.set_accel(key, modifiers);
                 }

@@ -3,6 +3,7 @@
 //! item is AppKit's own (muda's predefined items), so none is carried out here.
 
 use super::{items, kinds, separator, submenu, SystemMenu, SETTINGS};
+use kairos_i18n::{Menu as Label, Texts};
 use tauri::menu::{MenuItemKind, PredefinedMenuItem, Submenu};
 use tauri::{AppHandle, WebviewWindow, Wry};
 
@@ -14,47 +15,49 @@ const APP_MENU: &str = "Kairos";
 impl SystemMenu for Os {
     fn leading_menus(
         app: &AppHandle,
+        t: &Texts,
         about: MenuItemKind<Wry>,
     ) -> tauri::Result<Vec<Submenu<Wry>>> {
+        let label = |l| t.menu(l);
         let mut menu = vec![about, separator(app)?];
-        menu.extend(items(app, &[SETTINGS])?);
+        menu.extend(items(app, t, &[SETTINGS])?);
         menu.extend(kinds(vec![
             PredefinedMenuItem::separator(app),
-            PredefinedMenuItem::services(app, None),
+            PredefinedMenuItem::services(app, Some(&label(Label::Services))),
             PredefinedMenuItem::separator(app),
-            PredefinedMenuItem::hide(app, None),
-            PredefinedMenuItem::hide_others(app, None),
-            PredefinedMenuItem::show_all(app, None),
+            PredefinedMenuItem::hide(app, Some(&label(Label::HideApp))),
+            PredefinedMenuItem::hide_others(app, Some(&label(Label::HideOthers))),
+            PredefinedMenuItem::show_all(app, Some(&label(Label::ShowAll))),
             PredefinedMenuItem::separator(app),
-            PredefinedMenuItem::quit(app, None),
+            PredefinedMenuItem::quit(app, Some(&label(Label::QuitApp))),
         ])?);
         Ok(vec![submenu(app, APP_MENU, menu)?])
     }
 
-    fn file_end(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+    fn file_end(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
         kinds(vec![
             PredefinedMenuItem::separator(app),
-            PredefinedMenuItem::close_window(app, None),
+            PredefinedMenuItem::close_window(app, Some(&t.menu(Label::CloseWindow))),
         ])
     }
 
-    fn edit_items(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
-        super::predefined_edit_items(app)
+    fn edit_items(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+        super::predefined_edit_items(app, t)
     }
 
-    fn view_end(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+    fn view_end(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
         kinds(vec![
             PredefinedMenuItem::separator(app),
-            PredefinedMenuItem::fullscreen(app, None),
+            PredefinedMenuItem::fullscreen(app, Some(&t.menu(Label::EnterFullScreen))),
         ])
     }
 
-    fn window_items(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+    fn window_items(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
         kinds(vec![
-            PredefinedMenuItem::minimize(app, None),
-            PredefinedMenuItem::maximize(app, None),
+            PredefinedMenuItem::minimize(app, Some(&t.menu(Label::Minimize))),
+            PredefinedMenuItem::maximize(app, Some(&t.menu(Label::Zoom))),
             PredefinedMenuItem::separator(app),
-            PredefinedMenuItem::bring_all_to_front(app, None),
+            PredefinedMenuItem::bring_all_to_front(app, Some(&t.menu(Label::BringAllToFront))),
         ])
     }
 
@@ -70,5 +73,5 @@ impl SystemMenu for Os {
         false
     }
 
-    fn window_made(_window: &WebviewWindow) {}
+    fn window_made(_window: &WebviewWindow, _t: &Texts) {}
 }

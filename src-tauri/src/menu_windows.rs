@@ -3,46 +3,48 @@
 //! its predefined items. Settings… and Exit end the File menu, as Windows apps keep them.
 
 use super::{items, kinds, separator, PageCommand, SystemMenu, DELETE, SETTINGS};
+use kairos_i18n::{Menu as Label, Texts};
 use tauri::menu::{MenuItemKind, PredefinedMenuItem, Submenu};
 use tauri::{AppHandle, WebviewWindow, Wry};
 
 pub(crate) struct Os;
 
-const EXIT: &str = "E&xit";
 /// Delete's key, shown after a tab and not registered (menu.rs): Windows draws the text after a
 /// tab as the item's shortcut.
-const DELETE_LABEL: &str = "Delete\tDel";
+const DELETE_KEY: &str = "Del";
 
 impl SystemMenu for Os {
     fn leading_menus(
         _app: &AppHandle,
+        _t: &Texts,
         _about: MenuItemKind<Wry>,
     ) -> tauri::Result<Vec<Submenu<Wry>>> {
         Ok(Vec::new())
     }
 
-    fn file_end(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+    fn file_end(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
         let mut end = vec![separator(app)?];
-        end.extend(items(app, &[SETTINGS])?);
+        end.extend(items(app, t, &[SETTINGS])?);
         end.push(separator(app)?);
-        end.extend(kinds(vec![PredefinedMenuItem::quit(app, Some(EXIT))])?);
+        let exit = t.menu(Label::Exit);
+        end.extend(kinds(vec![PredefinedMenuItem::quit(app, Some(&exit))])?);
         Ok(end)
     }
 
-    fn edit_items(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
-        super::predefined_edit_items(app)
+    fn edit_items(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+        super::predefined_edit_items(app, t)
     }
 
-    fn view_end(_app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+    fn view_end(_app: &AppHandle, _t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
         Ok(Vec::new())
     }
 
-    fn window_items(app: &AppHandle) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
+    fn window_items(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
         kinds(vec![
-            PredefinedMenuItem::minimize(app, None),
-            PredefinedMenuItem::maximize(app, None),
+            PredefinedMenuItem::minimize(app, Some(&t.menu(Label::Minimize))),
+            PredefinedMenuItem::maximize(app, Some(&t.menu(Label::Maximize))),
             PredefinedMenuItem::separator(app),
-            PredefinedMenuItem::close_window(app, None),
+            PredefinedMenuItem::close_window(app, Some(&t.menu(Label::CloseWindow))),
         ])
     }
 
@@ -53,11 +55,12 @@ impl SystemMenu for Os {
         Ok(vec![about])
     }
 
-    fn label(command: &PageCommand) -> String {
+    fn label(t: &Texts, command: &PageCommand) -> String {
+        let label = t.menu(command.label);
         if command.id == DELETE.id {
-            DELETE_LABEL.to_string()
+            format!("{label}\t{DELETE_KEY}")
         } else {
-            command.label.to_string()
+            label
         }
     }
 
@@ -65,5 +68,5 @@ impl SystemMenu for Os {
         false
     }
 
-    fn window_made(_window: &WebviewWindow) {}
+    fn window_made(_window: &WebviewWindow, _t: &Texts) {}
 }

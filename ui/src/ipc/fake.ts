@@ -15,6 +15,7 @@ import type {
   ImportResult,
   JobSummary,
   JsonValue,
+  LanguageInfo,
   Result,
   Settings,
 } from "./types";
@@ -38,6 +39,10 @@ let settings: Settings = {
   startAtLogin: false,
 };
 const listeners = new Set<(e: { payload: { version: number } }) => void>();
+/** The language setting; "following the system" speaks English here. */
+const LANGUAGES = ["en", "zh-TW", "de", "pt-BR", "fr"];
+let language: LanguageInfo = { setting: null, resolved: "en" };
+const languageListeners = new Set<(e: { payload: LanguageInfo }) => void>();
 let version = 0;
 /** `changed()`, then `value`: for the one-expression fakes. */
 const changedWith = <T>(value: T): T => {
@@ -487,6 +492,18 @@ export const fakeBackend: Backend = {
       ok({ url: `http://127.0.0.1:${settings.apiPort}`, token: "dev-token-0000", running: settings.serveApi }),
     desktopProblems: () => ok({ tray: null, notifications: null }),
     sendTestNotification: () => ok(null),
+    getLanguage: () => ok(language),
+    setLanguage: (setting) => {
+      if (setting !== null && !LANGUAGES.includes(setting)) {
+        const message = `'${setting}' is not a language Kairos speaks; use one of ${LANGUAGES.join(", ")}`;
+        return fail("BadRequest", message, [{ path: "language", code: "BadRequest", message }] as FieldError[]);
+      }
+      language = { setting, resolved: setting ?? "en" };
+      setTimeout(() => {
+        for (const l of languageListeners) l({ payload: structuredClone(language) });
+      }, 0);
+      return ok(language);
+    },
     takeOpenJob: async () => null,
     overview: (from, to, cols) =>
       ok(
@@ -538,5 +555,13 @@ export const fakeBackend: Backend = {
       },
     },
     openJob: { listen: async () => () => {} },
+    languageChanged: {
+      listen: async (cb) => {
+        languageListeners.add(cb);
+        return () => {
+          languageListeners.delete(cb);
+        };
+      },
+    },
   },
 };

@@ -25,6 +25,7 @@ import type {
   JobDetail,
   JobSummary,
   JsonValue,
+  LanguageInfo,
   OpenJob,
   ParsedJob,
   PreviewRequest,
@@ -40,7 +41,11 @@ export type * from "./types";
 type Listen<T> = (cb: (e: { payload: T }) => void) => Promise<() => void>;
 export type Backend = {
   commands: typeof commands;
-  events: { engineChanged: { listen: Listen<EngineChanged> }; openJob: { listen: Listen<OpenJob> } };
+  events: {
+    engineChanged: { listen: Listen<EngineChanged> };
+    openJob: { listen: Listen<OpenJob> };
+    languageChanged: { listen: Listen<LanguageInfo> };
+  };
 };
 
 /** A failed command: the engine's code and sentence, and its field errors when input was invalid. */
@@ -169,6 +174,10 @@ export const api = {
   /** What the tray runner could not do (no tray host, notifications refused), with what to do. */
   desktopProblems: (): Promise<DesktopProblems> => result((c) => c.desktopProblems()),
   sendTestNotification: (): Promise<null> => result((c) => c.sendTestNotification()),
+  /** The saved language (null: follow the system) and the one spoken now (en, zh-TW, de, pt-BR, fr, en-XA). */
+  getLanguage: (): Promise<LanguageInfo> => result((c) => c.getLanguage()),
+  /** Save the language (null: follow the system); `languageChanged` follows. A tag Kairos does not speak fails on `language`. */
+  setLanguage: (setting: string | null): Promise<LanguageInfo> => result((c) => c.setLanguage(setting)),
   /** The job the window was opened for (a clicked notification), once; null otherwise. */
   takeOpenJob: (): Promise<OpenJob | null> => plain((c) => c.takeOpenJob()),
   /** Every job's runs in [from, to) (RFC 3339), of these collection ids (null: all). */
@@ -221,3 +230,6 @@ function subscribe<T>(pick: (b: Backend) => Listen<T>, cb: (payload: T) => void)
 
 export const onEngineChanged = (cb: (e: EngineChanged) => void) => subscribe((b) => b.events.engineChanged.listen, cb);
 export const onOpenJob = (cb: (e: OpenJob) => void) => subscribe((b) => b.events.openJob.listen, cb);
+/** The language setting changed (this window's Settings): switch the catalog to `resolved`. */
+export const onLanguageChanged = (cb: (e: LanguageInfo) => void) =>
+  subscribe((b) => b.events.languageChanged.listen, cb);
