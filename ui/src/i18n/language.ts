@@ -29,13 +29,23 @@ export function toLanguageInfo(raw: { setting: string | null; resolved: string }
 export const languageSource = {
   /** Whether Settings can offer the choice (the backend has the commands). */
   canChoose: (): boolean => typeof commands.setLanguage === "function",
-  async get(): Promise<LanguageInfo> {
+  /** Never rejects, and answers English after `waitMs` at most: the first paint waits for it. */
+  async get(waitMs = 3000): Promise<LanguageInfo> {
     if (typeof commands.getLanguage !== "function") return ENGLISH;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<LanguageInfo>((resolve) => {
+      timer = setTimeout(() => {
+        console.error(`getLanguage did not answer within ${waitMs} ms; showing English`);
+        resolve(ENGLISH);
+      }, waitMs);
+    });
     try {
-      return toLanguageInfo(await commands.getLanguage());
+      return await Promise.race([commands.getLanguage().then(toLanguageInfo), late]);
     } catch (e) {
       console.error("getLanguage failed; showing English", e);
       return ENGLISH;
+    } finally {
+      clearTimeout(timer);
     }
   },
   /** Saves the setting (null: follow the OS); the backend answers with the language to show. */
