@@ -1,4 +1,5 @@
-// The preview's month calendar: weeks × 7 days, Monday first (the engine's weeks are ISO weeks).
+// The preview's month calendar: weeks × 7 days, from the first day of the week of the window's
+// language (Monday in de and fr, Sunday in en, zh-TW and pt-BR); Monday when not told.
 import {
   addDays,
   addMonths,
@@ -10,6 +11,7 @@ import {
   startOfMonth,
   startOfWeek,
 } from "date-fns";
+import { formatMonthYear } from "../i18n/format";
 
 export type CalendarCell = { date: string; day: number; inMonth: boolean; marked: boolean };
 export type MonthGrid = { month: string; title: string; weeks: CalendarCell[][] };
@@ -23,10 +25,12 @@ function firstOfMonth(month: string): Date {
   return new Date(Number(m[1]), Number(m[2]) - 1, 1);
 }
 
-export function monthGrid(month: string, markedDays: readonly number[]): MonthGrid {
+/** `firstDay`: the week's first day, ISO-numbered (1 Monday … 7 Sunday). */
+export function monthGrid(month: string, markedDays: readonly number[], firstDay = 1): MonthGrid {
   const first = firstOfMonth(month);
-  const start = startOfWeek(startOfMonth(first), { weekStartsOn: 1 });
-  const end = endOfWeek(endOfMonth(first), { weekStartsOn: 1 });
+  const weekStartsOn = (firstDay % 7) as 0 | 1 | 2 | 3 | 4 | 5 | 6;
+  const start = startOfWeek(startOfMonth(first), { weekStartsOn });
+  const end = endOfWeek(endOfMonth(first), { weekStartsOn });
   const marked = new Set(markedDays);
   const weeks: CalendarCell[][] = [];
   for (let d = start; d <= end; d = addDays(d, 1)) {
@@ -39,12 +43,10 @@ export function monthGrid(month: string, markedDays: readonly number[]): MonthGr
       marked: inMonth && marked.has(getDate(d)),
     });
   }
-  return { month, title: format(first, "MMMM yyyy"), weeks };
+  return { month, title: formatMonthYear(first), weeks };
 }
 
 /** "2026-12" + 1 → "2027-01". */
 export function shiftMonth(month: string, by: number): string {
   return format(addMonths(firstOfMonth(month), by), "yyyy-MM");
 }
-
-export const WEEKDAY_HEADERS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;

@@ -2,7 +2,9 @@
 // engine's errors by field (`calendars[i].dates[j]`, `calendars[i].name`, ...), and the preview's
 // runs as lines. The engine judges every value (dates, times, names in any case); nothing here
 // re-implements its rules.
+import { i18n } from "@lingui/core";
 import type { Calendar, CalendarRun, CalendarWindow, FieldError } from "../ipc/types";
+import { fieldErrorText } from "./fieldErrorMessages";
 
 export const WEEK_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
 
@@ -45,8 +47,10 @@ export function crossesMidnight(w: CalendarWindow): boolean {
 /** "Fri 22:00 → Sat 06:00" style hint for a window that crosses midnight ("" otherwise). */
 export function midnightHint(w: CalendarWindow): string {
   if (!crossesMidnight(w)) return "";
-  const end = w.end.trim() === "00:00" ? "midnight" : `${w.end.trim()} the next day`;
-  return `crosses midnight: from ${w.start.trim()} until ${end}`;
+  const start = w.start.trim();
+  return w.end.trim() === "00:00"
+    ? i18n._("crosses midnight: from {start} until midnight", { start })
+    : i18n._("crosses midnight: from {start} until {end} the next day", { start, end: w.end.trim() });
 }
 
 /** The list with item `i` replaced (or removed, with `null`). */
@@ -56,12 +60,12 @@ export function replaceAt<T>(list: T[], i: number, item: T | null): T[] {
 
 /** The errors of one field, by its exact path. */
 export function errorsAt(errors: FieldError[], path: string): string[] {
-  return errors.filter((e) => e.path === path).map((e) => e.message);
+  return errors.filter((e) => e.path === path).map(fieldErrorText);
 }
 
 /** Errors on no field of the editor's (a job still naming a removed calendar, ...). */
 export function generalErrors(errors: FieldError[]): string[] {
-  return errors.filter((e) => calendarOf(e.path) < 0).map((e) => e.message);
+  return errors.filter((e) => calendarOf(e.path) < 0).map(fieldErrorText);
 }
 
 /** Which calendar an error belongs to, so the list can mark it (-1: none). */
@@ -73,7 +77,16 @@ export function calendarOf(path: string): number {
 /** A preview line: the run, or what a calendar removes there. */
 export function runLine(r: CalendarRun): string {
   if (!r.removedBy) return r.local;
-  const what = r.skipped === null ? "runs" : r.skipped === 1 ? "1 run" : `${r.skipped} runs`;
-  const until = r.until === null ? ", from then on" : ` until ${r.until}`;
-  return `${r.local}: removed by '${r.removedBy}' (${what}${until})`;
+  const values = { run: r.local, calendarName: r.removedBy, count: r.skipped ?? 0, until: r.until };
+  if (r.skipped === null) {
+    return r.until === null
+      ? i18n._("{run}: removed by ''{calendarName}'' (runs, from then on)", values)
+      : i18n._("{run}: removed by ''{calendarName}'' (runs until {until})", values);
+  }
+  return r.until === null
+    ? i18n._("{run}: removed by ''{calendarName}'' ({count, plural, one {# run} other {# runs}}, from then on)", values)
+    : i18n._(
+        "{run}: removed by ''{calendarName}'' ({count, plural, one {# run} other {# runs}} until {until})",
+        values,
+      );
 }

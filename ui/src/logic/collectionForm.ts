@@ -1,14 +1,38 @@
 // The plan and quota fields of the new and edit collection dialogs: what the form holds, what it
 // sends, and the engine's errors by field. The engine judges the values (a count below 1, a
 // plan it does not know); the form only refuses what is not a whole number at all.
+import { i18n } from "@lingui/core";
 import type { CollectionPlan, FieldError } from "../ipc/types";
 
-/** The plans the engine accepts, with their limits when a collection sets no quota. */
+/**
+ * The plans the engine accepts, with their limits when a collection sets no quota (`limits` is
+ * read when shown, so it is in the window's language of the moment).
+ */
 export const PLANS = [
-  { name: "Free", limits: "5 jobs, hourly at most; one per subscription, no outbound authentication" },
-  { name: "Standard", limits: "50 jobs, every minute" },
-  { name: "P10Premium", limits: "50 jobs, every minute" },
-  { name: "P20Premium", limits: "1,000 jobs, every minute" },
+  {
+    name: "Free",
+    get limits() {
+      return i18n._("5 jobs, hourly at most; one per subscription, no outbound authentication");
+    },
+  },
+  {
+    name: "Standard",
+    get limits() {
+      return i18n._("{count, number} jobs, every minute", { count: 50 });
+    },
+  },
+  {
+    name: "P10Premium",
+    get limits() {
+      return i18n._("{count, number} jobs, every minute", { count: 50 });
+    },
+  },
+  {
+    name: "P20Premium",
+    get limits() {
+      return i18n._("{count, number} jobs, every minute", { count: 1000 });
+    },
+  },
 ] as const;
 
 export const FREQUENCIES = ["Minute", "Hour", "Day", "Week", "Month", "Year"] as const;
@@ -36,7 +60,7 @@ export function planOf(f: PlanForm): { plan: CollectionPlan; errors: FieldError[
     const t = text.trim();
     if (!t) return null;
     if (!/^[+-]?\d{1,9}$/.test(t)) {
-      errors.push({ path: field, code: "Form", message: `'${t}' is not a whole number` });
+      errors.push({ path: field, code: "Form", message: i18n._("''{value}'' is not a whole number", { value: t }) });
       return null;
     }
     return Number(t);
@@ -52,6 +76,9 @@ export function planOf(f: PlanForm): { plan: CollectionPlan; errors: FieldError[
 
 /** "Delete 'ops' and its 12 jobs?" */
 export function deleteQuestion(name: string, jobs: number): string {
-  if (jobs === 0) return `Delete '${name}'? It has no jobs.`;
-  return `Delete '${name}' and its ${jobs === 1 ? "job" : `${jobs.toLocaleString("en")} jobs`}?`;
+  if (jobs === 0) return i18n._("Delete ''{name}''? It has no jobs.", { name });
+  return i18n._("{count, plural, one {Delete ''{name}'' and its job?} other {Delete ''{name}'' and its # jobs?}}", {
+    name,
+    count: jobs,
+  });
 }

@@ -1,4 +1,5 @@
 // Presenting a job's history: badges, attempt labels, order and durations.
+import { i18n } from "@lingui/core";
 import { differenceInMilliseconds, format, parseISO } from "date-fns";
 import type { HistoryAttempt, HistoryOccurrence } from "../ipc/types";
 
@@ -29,9 +30,11 @@ function isErrorAction(kind: string): boolean {
 
 /** "Attempt 1" for the first try, "Retry N" after it, "Error action" (and its retries). */
 export function attemptLabel(a: Pick<HistoryAttempt, "kind" | "retryCount">): string {
-  if (isErrorAction(a.kind)) return a.retryCount > 0 ? `Error action, retry ${a.retryCount}` : "Error action";
-  if (a.retryCount > 0 || /^retry/i.test(a.kind)) return `Retry ${Math.max(1, a.retryCount)}`;
-  return "Attempt 1";
+  if (isErrorAction(a.kind)) {
+    return a.retryCount > 0 ? i18n._("Error action, retry {count}", { count: a.retryCount }) : i18n._("Error action");
+  }
+  if (a.retryCount > 0 || /^retry/i.test(a.kind)) return i18n._("Retry {count}", { count: Math.max(1, a.retryCount) });
+  return i18n._("Attempt 1");
 }
 
 function latestTime(o: HistoryOccurrence): string {
@@ -66,7 +69,10 @@ export function formatDuration(start: string, end: string | null): string {
   if (!end) return "";
   const ms = differenceInMilliseconds(parseISO(end), parseISO(start));
   if (!Number.isFinite(ms) || ms < 0) return "";
-  if (ms < 1000) return `${ms} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  if (ms < 1000) return i18n._("{ms, number} ms", { ms });
+  if (ms < 60_000) return i18n._("{seconds, number} s", { seconds: Number((ms / 1000).toFixed(1)) });
+  return i18n._("{minutes, number} min {seconds, number} s", {
+    minutes: Math.floor(ms / 60_000),
+    seconds: Math.round((ms % 60_000) / 1000),
+  });
 }

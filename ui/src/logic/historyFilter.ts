@@ -1,5 +1,6 @@
 // Narrowing a job's history in the window: the status, a date range and a text, sent to the
 // engine (which filters and pages in SQL, so a history of any length reads a page at a time).
+import { i18n } from "@lingui/core";
 import { endOfDay, parseISO, startOfDay } from "date-fns";
 import type { HistoryEngineQuery as EngineQuery } from "../ipc/types";
 
@@ -21,9 +22,9 @@ export function queryErrors(q: HistoryQuery): Partial<Record<"from" | "to", stri
   const errors: Partial<Record<"from" | "to", string>> = {};
   const from = day(q.from);
   const to = day(q.to);
-  if (q.from && from === null) errors.from = "not a date";
-  if (q.to && to === null) errors.to = "not a date";
-  if (from && to && to < from) errors.to = "must not be before the start date";
+  if (q.from && from === null) errors.from = i18n._("not a date");
+  if (q.to && to === null) errors.to = i18n._("not a date");
+  if (from && to && to < from) errors.to = i18n._("must not be before the start date");
   return errors;
 }
 
@@ -53,19 +54,22 @@ export function queryWords(status: string, q: HistoryQuery): string {
   const from = errors.from ? "" : q.from;
   const to = errors.to ? "" : q.to;
   const text = q.text.trim();
-  let words = status ? `Every ${status} record` : "Every record";
-  if (from && to) words += ` from ${from} to ${to}`;
-  else if (from) words += ` from ${from} on`;
-  else if (to) words += ` up to ${to}`;
-  if (text) words += ` containing “${text}”`;
-  return words;
+  const range = from && to ? "both" : from ? "from" : to ? "to" : "none";
+  // One message: each language orders the status, the range and the text as its grammar needs.
+  return i18n._(
+    "{status, select, Completed {Every Completed record} Failed {Every Failed record} Postponed {Every Postponed record} other {Every record}}{range, select, both { from {from} to {to}} from { from {from} on} to { up to {to}} other {}}{hasText, select, yes { containing “{text}”} other {}}",
+    { status: status || "any", range, from, to, text, hasText: text ? "yes" : "no" },
+  );
 }
 
 /** "Records 101–200 of 2,500" for a page of `shown` records from `skip`. */
 export function pageLabel(skip: number, shown: number, total: number): string {
-  const n = (x: number) => x.toLocaleString("en-US");
-  if (total === 0 || shown === 0) return `No records of ${n(total)}`;
-  return `Records ${n(skip + 1)}–${n(skip + shown)} of ${n(total)}`;
+  if (total === 0 || shown === 0) return i18n._("No records of {total, number}", { total });
+  return i18n._("Records {first, number}–{last, number} of {total, number}", {
+    first: skip + 1,
+    last: skip + shown,
+    total,
+  });
 }
 
 function day(value: string): Date | null {

@@ -1,10 +1,16 @@
 // The jobs table's logic: search, filters, sorting, multi-selection, keyboard movement and the
 // bulk actions (the engine's per-job commands, called once per job).
+import { i18n } from "@lingui/core";
 import type { JobSummary } from "../ipc/types";
 
 export type SortKey = "name" | "nextRun" | "lastResult";
 export type Sort = { key: SortKey; descending: boolean };
-export const SORT_LABELS: Record<SortKey, string> = { name: "Name", nextRun: "Next run", lastResult: "Last result" };
+/** Catalog ids: show them through `i18n._`. */
+export const SORT_LABELS: Record<SortKey, string> = {
+  name: /*i18n*/ "Name",
+  nextRun: /*i18n*/ "Next run",
+  lastResult: /*i18n*/ "Last result",
+};
 
 export type TableFilter = {
   /** Part of the name, any case. */
@@ -125,25 +131,57 @@ export function moveFocus(names: readonly string[], current: string | null, key:
 }
 
 export type BulkAction = "enable" | "disable" | "run" | "delete";
-export const BULK_VERBS: Record<BulkAction, [string, string]> = {
-  enable: ["Enable", "Enabled"],
-  disable: ["Disable", "Disabled"],
-  run: ["Run now", "Started"],
-  delete: ["Delete", "Deleted"],
+/** The button of each bulk action (a catalog id: show it through `i18n._`). */
+export const BULK_VERBS: Record<BulkAction, string> = {
+  enable: /*i18n*/ "Enable",
+  disable: /*i18n*/ "Disable",
+  run: /*i18n*/ "Run now",
+  delete: /*i18n*/ "Delete",
 };
-
-const jobs = (n: number) => (n === 1 ? "1 job" : `${n} jobs`);
 
 /** The delete confirmation's question, with how many. */
 export function deleteQuestion(names: readonly string[]): string {
   return names.length === 1
-    ? `Delete the job ${names[0]}? Its history goes with it.`
-    : `Delete ${jobs(names.length)}? Their history goes with them.`;
+    ? i18n._("Delete the job {name}? Its history goes with it.", { name: names[0] })
+    : i18n._(
+        "{count, plural, one {Delete # job? Their history goes with them.} other {Delete # jobs? Their history goes with them.}}",
+        { count: names.length },
+      );
 }
 
 /** What Undo says after a deletion was brought back. */
 export function restoredMessage(names: readonly string[]): string {
-  return names.length === 1 ? `Restored ${names[0]}` : `Restored ${jobs(names.length)}`;
+  return names.length === 1
+    ? i18n._("Restored {name}", { name: names[0] })
+    : i18n._("{count, plural, one {Restored # job} other {Restored # jobs}}", { count: names.length });
+}
+
+/** "Disabled 2 jobs": what a bulk action did, one whole sentence per action. */
+function doneMessage(action: BulkAction, count: number): string {
+  switch (action) {
+    case "enable":
+      return i18n._("{count, plural, one {Enabled # job} other {Enabled # jobs}}", { count });
+    case "disable":
+      return i18n._("{count, plural, one {Disabled # job} other {Disabled # jobs}}", { count });
+    case "run":
+      return i18n._("{count, plural, one {Started # job} other {Started # jobs}}", { count });
+    case "delete":
+      return i18n._("{count, plural, one {Deleted # job} other {Deleted # jobs}}", { count });
+  }
+}
+
+/** "Disable failed for b (busy)": which jobs a bulk action could not change, and why. */
+function failedMessage(action: BulkAction, failures: string): string {
+  switch (action) {
+    case "enable":
+      return i18n._("Enable failed for {failures}", { failures });
+    case "disable":
+      return i18n._("Disable failed for {failures}", { failures });
+    case "run":
+      return i18n._("Run now failed for {failures}", { failures });
+    case "delete":
+      return i18n._("Delete failed for {failures}", { failures });
+  }
 }
 
 export type BulkOutcome = { done: string[]; failed: { name: string; message: string }[] };
@@ -167,10 +205,13 @@ export async function runBulk(
 
 /** The toast after a bulk action: "Disabled 2 jobs", plus what failed. */
 export function bulkMessage(action: BulkAction, o: BulkOutcome): string {
-  const ok = o.done.length > 0 ? `${BULK_VERBS[action][1]} ${jobs(o.done.length)}` : "";
+  const ok = o.done.length > 0 ? doneMessage(action, o.done.length) : "";
   const bad =
     o.failed.length > 0
-      ? `${BULK_VERBS[action][0]} failed for ${o.failed.map((f) => `${f.name} (${f.message})`).join(", ")}`
+      ? failedMessage(
+          action,
+          o.failed.map((f) => i18n._("{name} ({reason})", { name: f.name, reason: f.message })).join(", "),
+        )
       : "";
   return [ok, bad].filter(Boolean).join("; ");
 }

@@ -2,6 +2,7 @@
 // runs bucketed into days and hours of the chosen time zone. The engine decides what each run
 // is (past, planned, moved, skipped, blacked out); this only groups and counts, so a month of
 // 1,000 jobs renders as per-day counts and short lists instead of hundreds of thousands of nodes.
+import { i18n } from "@lingui/core";
 
 /** The fields of the engine's answer this logic reads (ipc `OverviewResult`): runs come as columns. */
 export type OverviewData = {
@@ -456,11 +457,23 @@ export function busyWarnings(
     const list = byHost.get(host) ?? [];
     const shown = list
       .slice(0, limit)
-      .map((m) => `${m.jobs} jobs at ${format(m.minute)}`)
+      .map((m) =>
+        i18n._("{count, plural, one {# job at {time}} other {# jobs at {time}}}", {
+          count: m.jobs,
+          time: format(m.minute),
+        }),
+      )
       .join(", ");
     const listed = Math.min(limit, list.length);
-    const more = minutes > listed ? ` and ${minutes - listed} more minutes` : "";
-    return { host, text: `${host}: ${shown}${more}`, minutes };
+    const text =
+      minutes > listed
+        ? i18n._("{host}: {minutes} and {count, plural, other {# more minutes}}", {
+            host,
+            minutes: shown,
+            count: minutes - listed,
+          })
+        : i18n._("{host}: {minutes}", { host, minutes: shown });
+    return { host, text, minutes };
   });
 }
 

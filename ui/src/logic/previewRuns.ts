@@ -2,6 +2,7 @@
 // since the epoch, the zone's offsets from each daylight-saving change on, and the few runs
 // daylight saving touched): 1,000 runs as objects of strings were about 100 KB of JSON to parse
 // on every edit. The wall-clock text is written here, once per answer shown.
+import { currentLocale, intlLocale, type Locale } from "../i18n/locales";
 import type { PreviewResult } from "../ipc/types";
 
 export type ShownRun = {
@@ -27,9 +28,35 @@ export function utcText(seconds: number): string {
   );
 }
 
-/** Wall-clock time `offset` seconds ahead of UTC, as the engine wrote it ("%a %-d %b %Y %H:%M:%S"). */
-export function wallText(seconds: number, offset: number): string {
+/** One formatter per language (building one per run would cost more than the rest of the list). */
+const wallFormats = new Map<string, Intl.DateTimeFormat>();
+function wallFormat(locale: Locale): Intl.DateTimeFormat {
+  const tag = intlLocale(locale);
+  let f = wallFormats.get(tag);
+  if (!f) {
+    f = new Intl.DateTimeFormat(tag, {
+      weekday: "short",
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+      timeZone: "UTC",
+    });
+    wallFormats.set(tag, f);
+  }
+  return f;
+}
+
+/**
+ * Wall-clock time `offset` seconds ahead of UTC: in English as the engine wrote it
+ * ("%a %-d %b %Y %H:%M:%S"), in the other languages as Intl writes a date and a 24-hour time.
+ */
+export function wallText(seconds: number, offset: number, locale: Locale = currentLocale()): string {
   const d = new Date((seconds + offset) * 1000);
+  if (intlLocale(locale) !== "en") return wallFormat(locale).format(d);
   return (
     `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${year(d.getUTCFullYear())} ` +
     `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`

@@ -1,5 +1,6 @@
 // The visual recurrence builder's state, and its translation to and from the job's
 // `recurrence` JSON (spec §5.5 and the Kairos extensions of docs/semantics.md).
+import { i18n } from "@lingui/core";
 import { CATCH_UPS, DST_GAPS, DST_OVERLAPS, FREQUENCIES, OVERLAPS, WEEKDAYS, canon, weekdayIndex } from "./enums";
 import type { FieldError } from "../ipc/types";
 import { type JsonObject, type JsonValue, isObject, list, num, obj, put, rest, str } from "./json";
@@ -196,9 +197,15 @@ export function localIssues(form: RecurrenceForm): FieldError[] {
   const at = (path: string, message: string) =>
     issues.push({ path: `properties.recurrence.${path}`, code: "Form", message });
   const { bad } = parseMinutes(form.minutes);
-  if (bad.length) at("schedule.minutes", `not a minute: ${bad.join(", ")} (use numbers 0–59 separated by commas)`);
-  if ((form.end === "count" || form.end === "both") && form.count === null) at("count", "enter how many runs");
-  if ((form.end === "date" || form.end === "both") && form.endTime.trim() === "") at("endTime", "choose the end date");
+  if (bad.length) {
+    at(
+      "schedule.minutes",
+      i18n._("not a minute: {values} (use numbers 0–59 separated by commas)", { values: bad.join(", ") }),
+    );
+  }
+  if ((form.end === "count" || form.end === "both") && form.count === null) at("count", i18n._("enter how many runs"));
+  if ((form.end === "date" || form.end === "both") && form.endTime.trim() === "")
+    at("endTime", i18n._("choose the end date"));
   return issues;
 }
 

@@ -2,11 +2,13 @@
 // none; `secretsSet` names the stored ones), so for a saved job a secret input starts empty with
 // a "stored" placeholder, and an input left empty is omitted from what is saved: the backend then
 // keeps the stored value. Typing a value replaces it.
+import { i18n } from "@lingui/core";
 import type { FieldError } from "../ipc/types";
 import type { JsonValue } from "./json";
 import { isObject } from "./json";
 
-export const STORED_PLACEHOLDER = "•••••• (stored)";
+/** A catalog id: show it through `i18n._` (as `secretPlaceholder` does). */
+export const STORED_PLACEHOLDER = /*i18n*/ "•••••• (stored)";
 
 /** Every secret field, relative to an action (the main one or its errorAction). */
 export const SECRET_FIELDS = [
@@ -34,7 +36,7 @@ export function isStored(secretsSet: readonly string[], path: string): boolean {
 }
 
 export function secretPlaceholder(secretsSet: readonly string[], path: string): string {
-  return isStored(secretsSet, path) ? STORED_PLACEHOLDER : "";
+  return isStored(secretsSet, path) ? i18n._(STORED_PLACEHOLDER) : "";
 }
 
 function valueAt(root: JsonValue, path: string): JsonValue | undefined {

@@ -1,7 +1,10 @@
 // Import and export dialogs, the parts that are not drawing: which format a file is, what the
 // report's rows and summary say, which dialog field an error belongs to, and the export form's
 // own checks (docs/semantics.md, "Import and export").
+import { i18n } from "@lingui/core";
+import { currentLocale, intlLocale } from "../i18n/locales";
 import type { FieldError, ImportResult, ImportResultItem, TransferFormat } from "../ipc/types";
+import { fieldErrorText } from "./fieldErrorMessages";
 
 /** What the format select offers: "auto" tells a bundle from a template by its JSON. */
 export type FormatChoice = "auto" | TransferFormat;
@@ -32,13 +35,16 @@ export type ReportRow = {
   collection: string;
   job: string;
   source: string;
+  /** The outcome in the window's language. */
   outcome: string;
+  /** The outcome in `kairos import`'s words ("would create"), the same in every language. */
+  code: string;
   tone: "good" | "bad" | "warn" | "dim" | "plain";
   why: string;
 };
 
 /** The word in the OUTCOME column, as `kairos import` prints it ("would create" when nothing was written). */
-export function outcomeWord(
+export function outcomeCode(
   item: Pick<ImportResultItem, "outcome">,
   result: Pick<ImportResult, "written" | "dryRun">,
 ): string {
@@ -48,15 +54,43 @@ export function outcomeWord(
       return notWritten ? "would create" : "created";
     case "Replaced":
       return notWritten ? "would replace" : "replaced";
-    case "Kept":
-      return "kept";
-    case "Skipped":
-      return "skipped";
-    case "Failed":
-      return "failed";
     default:
       return item.outcome.toLowerCase();
   }
+}
+
+/** An outcome code (`outcomeCode`, "refused", "note") in the window's language. */
+export function outcomeText(code: string): string {
+  switch (code) {
+    case "would create":
+      return i18n._("would create");
+    case "created":
+      return i18n._("created");
+    case "would replace":
+      return i18n._("would replace");
+    case "replaced":
+      return i18n._("replaced");
+    case "kept":
+      return i18n._("kept");
+    case "skipped":
+      return i18n._("skipped");
+    case "failed":
+      return i18n._("failed");
+    case "refused":
+      return i18n._("refused");
+    case "note":
+      return i18n._("note");
+    default:
+      return code;
+  }
+}
+
+/** The word in the OUTCOME column in the window's language. */
+export function outcomeWord(
+  item: Pick<ImportResultItem, "outcome">,
+  result: Pick<ImportResult, "written" | "dryRun">,
+): string {
+  return outcomeText(outcomeCode(item, result));
 }
 
 function toneOf(item: ImportResultItem, result: ImportResult): ReportRow["tone"] {
@@ -84,6 +118,7 @@ export function reportRows(result: ImportResult): ReportRow[] {
     job: i.job ?? "",
     source: i.source ?? "",
     outcome: outcomeWord(i, result),
+    code: outcomeCode(i, result),
     tone: toneOf(i, result),
     why: i.reason ?? "",
   }));
@@ -93,7 +128,8 @@ export function reportRows(result: ImportResult): ReportRow[] {
       collection: "",
       job: "",
       source: p.source,
-      outcome: "refused",
+      outcome: outcomeText("refused"),
+      code: "refused",
       tone: "bad",
       why: p.reason,
     });
@@ -104,7 +140,8 @@ export function reportRows(result: ImportResult): ReportRow[] {
       collection: "",
       job: "",
       source: p.source,
-      outcome: "note",
+      outcome: outcomeText("note"),
+      code: "note",
       tone: "dim",
       why: p.reason,
     });
@@ -131,17 +168,32 @@ export function importCounts(result: ImportResult): ImportCounts {
 export function importSummary(result: ImportResult): string {
   const c = importCounts(result);
   const done = result.written && !result.dryRun;
-  const parts = [`${c.created} ${done ? "created" : "to create"}`];
-  if (c.replaced) parts.push(`${c.replaced} ${done ? "replaced" : "to replace"}`);
-  if (c.skipped) parts.push(`${c.skipped} skipped`);
-  if (c.failed) parts.push(`${c.failed} failed`);
-  if (c.refused) parts.push(`${c.refused} refused`);
-  let tail = ".";
-  if (result.dryRun) tail = "; a preview: nothing was written.";
-  else if (!result.written && (c.failed || c.refused || result.blocked))
-    tail = "; nothing was written (all or nothing: fix what failed, or import the rest with “Continue on error”).";
-  else if (!result.written) tail = "; nothing to write.";
-  return `Jobs: ${parts.join(", ")}${tail}`;
+  const parts = [
+    done
+      ? i18n._("{count, plural, other {# created}}", { count: c.created })
+      : i18n._("{count, plural, other {# to create}}", { count: c.created }),
+  ];
+  if (c.replaced) {
+    parts.push(
+      done
+        ? i18n._("{count, plural, other {# replaced}}", { count: c.replaced })
+        : i18n._("{count, plural, other {# to replace}}", { count: c.replaced }),
+    );
+  }
+  if (c.skipped) parts.push(i18n._("{count, plural, other {# skipped}}", { count: c.skipped }));
+  if (c.failed) parts.push(i18n._("{count, plural, other {# failed}}", { count: c.failed }));
+  if (c.refused) parts.push(i18n._("{count, plural, other {# refused}}", { count: c.refused }));
+  // The counts are a list ("4 created, 1 skipped"), written as the language writes lists.
+  const counts = new Intl.ListFormat(intlLocale(currentLocale()), { type: "unit", style: "long" }).format(parts);
+  if (result.dryRun) return i18n._("Jobs: {counts}; a preview: nothing was written.", { counts });
+  if (!result.written && (c.failed || c.refused || result.blocked)) {
+    return i18n._(
+      "Jobs: {counts}; nothing was written (all or nothing: fix what failed, or import the rest with “Continue on error”).",
+      { counts },
+    );
+  }
+  if (!result.written) return i18n._("Jobs: {counts}; nothing to write.", { counts });
+  return i18n._("Jobs: {counts}.", { counts });
 }
 
 /** Field errors of the dialog by field (`path`, `passphrase`, …); errors of no known field under "". */
@@ -149,7 +201,7 @@ export function errorsByField(errors: FieldError[], fields: readonly string[]): 
   const out: Record<string, string[]> = {};
   for (const e of errors) {
     const at = fields.includes(e.path) ? e.path : "";
-    (out[at] ??= []).push(e.message);
+    (out[at] ??= []).push(fieldErrorText(e));
   }
   return out;
 }
@@ -166,10 +218,10 @@ export type ExportForm = {
 export function checkExport(f: ExportForm): FieldError[] {
   const errors: FieldError[] = [];
   const at = (path: string, message: string) => errors.push({ path, code: "Form", message });
-  if (!f.path.trim()) at("path", "Choose where to save the file.");
+  if (!f.path.trim()) at("path", i18n._("Choose where to save the file."));
   if (f.format === "Bundle" && f.withSecrets) {
-    if (!f.passphrase) at("passphrase", "Give a passphrase to seal the secrets with.");
-    else if (f.passphrase !== f.again) at("again", "The two passphrases differ.");
+    if (!f.passphrase) at("passphrase", i18n._("Give a passphrase to seal the secrets with."));
+    else if (f.passphrase !== f.again) at("again", i18n._("The two passphrases differ."));
   }
   return errors;
 }

@@ -1,5 +1,6 @@
 // A job's history to a CSV file: every record the history view lets through (its status, date
 // range and text), however many pages that is.
+import { i18n } from "@lingui/core";
 import { useState } from "preact/hooks";
 import { api, errorsOf, type FieldError, type HistoryExportResult, messageOf } from "../ipc";
 import { engineQuery, type HistoryQuery, queryWords } from "../logic/historyFilter";
@@ -38,30 +39,38 @@ export function HistoryExportDialog({ open, collection, job, status, query, onCl
   };
 
   return (
-    <Dialog id="history-export-dialog" open={open} onClose={onClose} title={`Export the history of ${job}`}>
+    <Dialog
+      id="history-export-dialog"
+      open={open}
+      onClose={onClose}
+      title={i18n._("Export the history of {jobName}", { jobName: job })}
+    >
       <form class="transfer-form" onSubmit={submit}>
         <p id="history-export-what" class="muted">
-          {queryWords(status, query)}, newest first, as CSV (one line per attempt).
+          {i18n._("{records}, newest first, as CSV (one line per attempt).", { records: queryWords(status, query) })}
         </p>
         <PathField
           id="history-export-path"
-          label="Save as"
+          label={i18n._("Save as")}
           value={path}
           onInput={setPath}
           errors={[...(by.path ?? []), ...(by.status ?? []), ...(by.from ?? []), ...(by.to ?? []), ...(by.text ?? [])]}
-          pick={{ kind: "save", defaultPath: `${job}-history.csv`, title: "Save the history as CSV" }}
-          placeholder="/home/me/history.csv"
+          pick={{ kind: "save", defaultPath: `${job}-history.csv`, title: i18n._("Save the history as CSV") }}
+          placeholder={i18n._("/home/me/history.csv")}
         />
         <FieldMessages id="history-export-form" field="" errors={by[""] ?? []} />
         {done && (
           <p id="history-export-done" role="status">
-            Wrote {done.records} records to {done.path}.
+            {i18n._("{count, plural, other {Wrote # records to {path}.}}", {
+              count: done.records,
+              path: done.path,
+            })}
           </p>
         )}
         <footer class="dialog-actions">
-          <Button onClick={onClose}>Close</Button>
+          <Button onClick={onClose}>{i18n._("Close")}</Button>
           <Button variant="primary" id="history-export-save" type="submit">
-            Export
+            {i18n._("Export")}
           </Button>
         </footer>
       </form>

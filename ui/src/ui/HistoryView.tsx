@@ -1,7 +1,9 @@
+import { i18n } from "@lingui/core";
 import { useCallback, useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { type HistoryPage, type RunningRun, api, messageOf } from "../ipc";
 import { HISTORY_FILTERS, attemptLabel, formatDuration, presentHistory, statusBadgeClass } from "../logic/history";
 import { engineQuery, HISTORY_PAGE, type HistoryQuery, NO_QUERY, pageLabel, queryErrors } from "../logic/historyFilter";
+import { statusLabel } from "../logic/labels";
 import { routeHash } from "../logic/routes";
 import { Button } from "./components/Button";
 import { EmptyState } from "./components/EmptyState";
@@ -11,6 +13,7 @@ import { Select } from "./components/Select";
 import { formatDateTime as formatTime } from "./format";
 import { HistoryExportDialog } from "./HistoryExportDialog";
 import { useEngineChanged } from "./hooks";
+import { fill, slots } from "../i18n/rich";
 
 type Props = {
   collection: string;
@@ -97,7 +100,7 @@ export function HistoryView({ collection, collectionName, job, at }: Props) {
     <section aria-labelledby="history-title">
       <PageHeader
         titleId="history-title"
-        title={`History of ${job}`}
+        title={i18n._("History of {jobName}", { jobName: job })}
         breadcrumbs={[
           { label: collectionName, href: routeHash({ page: "collection", collection }) },
           { label: job, href: routeHash({ page: "job", collection, job }) },
@@ -105,10 +108,10 @@ export function HistoryView({ collection, collectionName, job, at }: Props) {
         actions={
           <>
             <a id="back-to-job" href={routeHash({ page: "job", collection, job })} class="btn btn-secondary">
-              Edit job
+              {i18n._("Edit job")}
             </a>
             <Button id="history-export" onClick={() => setExporting(true)}>
-              Export CSV…
+              {i18n._("Export CSV…")}
             </Button>
           </>
         }
@@ -121,39 +124,48 @@ export function HistoryView({ collection, collectionName, job, at }: Props) {
         query={query}
         onClose={() => setExporting(false)}
       />
-      <FilterBar label="Narrow the history">
+      <FilterBar label={i18n._("Narrow the history")}>
         <SearchField
           id="history-text"
-          aria-label="Search messages and statuses"
-          placeholder="Search messages and statuses"
+          aria-label={i18n._("Search messages and statuses")}
+          placeholder={i18n._("Search messages and statuses")}
           value={query.text}
           onInput={(e) => narrow({ text: e.currentTarget.value })}
         />
         <Select
           id="history-filter"
-          aria-label="Status"
+          aria-label={i18n._("Status")}
           value={status}
           onChange={(e) => {
             setStatus(e.currentTarget.value);
             restart();
           }}
-          options={[{ value: "", label: "All statuses" }, ...HISTORY_FILTERS.map((s) => ({ value: s, label: s }))]}
+          options={[
+            { value: "", label: i18n._("All statuses") },
+            ...HISTORY_FILTERS.map((s) => ({ value: s, label: statusLabel(s) })),
+          ]}
         />
         <DateBound
           bound="from"
-          label="From"
+          label={i18n._("From")}
           value={query.from}
           error={errors.from}
           onInput={(from) => narrow({ from })}
         />
-        <DateBound bound="to" label="To" value={query.to} error={errors.to} onInput={(to) => narrow({ to })} />
+        <DateBound
+          bound="to"
+          label={i18n._("To")}
+          value={query.to}
+          error={errors.to}
+          onInput={(to) => narrow({ to })}
+        />
       </FilterBar>
       {error && (
         <p class="error-text" role="alert">
-          Could not read the history: {error}
+          {i18n._("Could not read the history: {reason}", { reason: error })}
         </p>
       )}
-      {page === null && !error && <p aria-busy="true">Loading history…</p>}
+      {page === null && !error && <p aria-busy="true">{i18n._("Loading history…")}</p>}
       {page && page.running.length > 0 && <Running runs={page.running} />}
       {/* Only the count is announced (when it changes); the list itself is not a live region: it
           would be read again on every engine change. */}
@@ -163,12 +175,12 @@ export function HistoryView({ collection, collectionName, job, at }: Props) {
       <div id="history">
         {page && page.total === 0 && filtered && (
           <p class="muted" id="history-none-match">
-            No run matches the status, dates and text.
+            {i18n._("No run matches the status, dates and text.")}
           </p>
         )}
         {page && page.total === 0 && !filtered && (
-          <EmptyState title="No runs yet">
-            <p>They appear here as the job runs (or after Run now).</p>
+          <EmptyState title={i18n._("No runs yet")}>
+            <p>{i18n._("They appear here as the job runs (or after Run now).")}</p>
           </EmptyState>
         )}
         {occurrences?.map((o, i) => {
@@ -180,17 +192,17 @@ export function HistoryView({ collection, collectionName, job, at }: Props) {
               data-testid="occurrence"
               class={marked ? "occurrence occurrence-found" : "occurrence"}
               aria-current={marked ? "true" : undefined}
-              aria-label={`Run ${formatTime(o.scheduledTime ?? o.attempts[0]?.startTime)}`}
+              aria-label={i18n._("Run {time}", { time: formatTime(o.scheduledTime ?? o.attempts[0]?.startTime) })}
             >
               <header>
-                <strong>{o.scheduledTime ? formatTime(o.scheduledTime) : "Run now"}</strong>
-                <span class={statusBadgeClass(o.status)}>{o.status}</span>
+                <strong>{o.scheduledTime ? formatTime(o.scheduledTime) : i18n._("Run now")}</strong>
+                <span class={statusBadgeClass(o.status)}>{statusLabel(o.status)}</span>
               </header>
               {o.attempts.map((a) => (
                 <div key={a.id} class="attempt" data-status={a.status}>
                   <div class="attempt-head">
                     <span class="attempt-kind">{attemptLabel(a)}</span>
-                    <span class={statusBadgeClass(a.status)}>{a.status}</span>
+                    <span class={statusBadgeClass(a.status)}>{statusLabel(a.status)}</span>
                     <time dateTime={a.startTime}>{formatTime(a.startTime)}</time>
                     {a.endTime && <small class="muted"> · {formatDuration(a.startTime, a.endTime)}</small>}
                   </div>
@@ -202,15 +214,15 @@ export function HistoryView({ collection, collectionName, job, at }: Props) {
         })}
       </div>
       {page && page.total > 0 && (
-        <nav class="history-pager" aria-label="History pages">
+        <nav class="history-pager" aria-label={i18n._("History pages")}>
           <Button id="history-newer" size="sm" disabled={page.skip === 0} onClick={back}>
-            ← Newer
+            {i18n._("← Newer")}
           </Button>
           <small id="history-range" class="muted">
             {pageLabel(page.skip, shownRecords, page.total)}
           </small>
           <Button id="history-older" size="sm" disabled={page.next === null} onClick={older}>
-            Older →
+            {i18n._("Older →")}
           </Button>
         </nav>
       )}
@@ -221,18 +233,20 @@ export function HistoryView({ collection, collectionName, job, at }: Props) {
 /** The attempts being sent now: "Running since …" until their results replace them. */
 function Running({ runs }: { runs: RunningRun[] }) {
   return (
-    <section id="history-running" class="occurrence occurrence-running" aria-label="Running now">
+    <section id="history-running" class="occurrence occurrence-running" aria-label={i18n._("Running now")}>
       {runs.map((r) => (
         <div key={`${r.scheduledTime}-${r.kind}-${r.retryCount}`} class="attempt" data-testid="running">
           <div class="attempt-head">
             <span class="attempt-kind">{attemptLabel(r)}</span>
             <span class={statusBadgeClass("Running")} aria-busy="true">
-              Running
+              {statusLabel("Running")}
             </span>
             <span>
-              since <time dateTime={r.since}>{formatTime(r.since)}</time>
+              {fill(i18n._("since {time}", slots("time")), {
+                time: <time dateTime={r.since}>{formatTime(r.since)}</time>,
+              })}
             </span>
-            <small class="muted"> · run of {formatTime(r.scheduledTime)}</small>
+            <small class="muted"> · {i18n._("run of {time}", { time: formatTime(r.scheduledTime) })}</small>
           </div>
         </div>
       ))}

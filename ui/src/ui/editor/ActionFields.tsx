@@ -5,16 +5,17 @@ import { isStored } from "../../logic/secrets";
 import { CommandFields } from "./CommandFields";
 import { HttpFields } from "./HttpFields";
 import { NotificationFields, ServiceBusFields, StorageQueueFields } from "./MessageFields";
-import { type Option, SelectField } from "./fields";
+import { i18n } from "@lingui/core";
+import { type Option, SelectField, translated } from "./fields";
 
 const TYPES: Option[] = [
-  ["Http", "HTTP request"],
-  ["Https", "HTTPS request (https:// only)"],
-  ["StorageQueue", "Storage queue message"],
-  ["ServiceBusQueue", "Service Bus queue message"],
-  ["ServiceBusTopic", "Service Bus topic message"],
-  ["Notification", "Desktop notification"],
-  ["Command", "Run a program on this computer"],
+  ["Http", /*i18n*/ "HTTP request"],
+  ["Https", /*i18n*/ "HTTPS request (https:// only)"],
+  ["StorageQueue", /*i18n*/ "Storage queue message"],
+  ["ServiceBusQueue", /*i18n*/ "Service Bus queue message"],
+  ["ServiceBusTopic", /*i18n*/ "Service Bus topic message"],
+  ["Notification", /*i18n*/ "Desktop notification"],
+  ["Command", /*i18n*/ "Run a program on this computer"],
 ];
 
 export type ActionProps = {
@@ -35,9 +36,9 @@ export function ActionFields({ prefix, base, value, onChange, secretsSet }: Acti
     <>
       <SelectField
         id={`${prefix}action-type`}
-        label="Type"
+        label={i18n._("Type")}
         value={t}
-        options={TYPES}
+        options={translated(TYPES)}
         onChange={(type) => set({ type })}
       />
       {(t === "Http" || t === "Https") && (

@@ -1,6 +1,7 @@
 // The Command action's fields: a local program run as the user (docs/semantics.md,
 // "Command action"). Paths can be typed, or chosen with "Browse…" (the system's dialog, through
 // tauri-plugin-dialog).
+import { i18n } from "@lingui/core";
 import { type PickPath, messageOf, pickPath } from "../../ipc";
 import type { CommandForm } from "../../logic/actionForm";
 import { toast } from "../toast";
@@ -15,12 +16,12 @@ function Browse({ id, pick, onPicked }: { id: string; pick: PickPath; onPicked: 
       const chosen = await pickPath(pick);
       if (chosen) onPicked(chosen);
     } catch (e) {
-      toast(`Could not open the dialog: ${messageOf(e)}`, "error");
+      toast(i18n._("Could not open the dialog: {reason}", { reason: messageOf(e) }), "error");
     }
   };
   return (
     <Button id={id} onClick={browse}>
-      Browse…
+      {i18n._("Browse…")}
     </Button>
   );
 }
@@ -39,22 +40,22 @@ export function CommandFields({ prefix: p, value, onChange }: Props) {
           {...invalidAttrs(shellId, shellErrors)}
           onChange={(e) => set({ shell: e.currentTarget.checked })}
         />
-        Run through the shell (sh -c, or cmd /C on Windows)
+        {i18n._("Run through the shell (sh -c, or cmd /C on Windows)")}
       </label>
       <FieldErrors id={shellId} errors={shellErrors} />
       <TextField
         id={`${p}cmd-program`}
-        label={value.shell ? "Command line" : "Program"}
+        label={value.shell ? i18n._("Command line") : i18n._("Program")}
         value={value.program}
         mono
-        placeholder={value.shell ? "backup.sh --all && echo done" : "/usr/bin/rsync, or a name on PATH"}
+        placeholder={value.shell ? "backup.sh --all && echo done" : i18n._("/usr/bin/rsync, or a name on PATH")}
         onInput={(program) => set({ program })}
         after={
           !value.shell && (
             <Browse
               id={`${p}cmd-program-browse`}
               onPicked={(program) => set({ program })}
-              pick={{ kind: "file", title: "The program to run", defaultPath: value.program || undefined }}
+              pick={{ kind: "file", title: i18n._("The program to run"), defaultPath: value.program || undefined }}
             />
           )
         }
@@ -62,8 +63,8 @@ export function CommandFields({ prefix: p, value, onChange }: Props) {
       {!value.shell && (
         <TextArea
           id={`${p}cmd-arguments`}
-          label="Arguments"
-          hint="One per line, passed as they are (no shell: ; and $ are plain text)."
+          label={i18n._("Arguments")}
+          hint={i18n._("One per line, passed as they are (no shell: ; and $ are plain text).")}
           value={value.arguments}
           mono
           rows={3}
@@ -72,10 +73,10 @@ export function CommandFields({ prefix: p, value, onChange }: Props) {
       )}
       <TextField
         id={`${p}cmd-working-directory`}
-        label="Working directory"
+        label={i18n._("Working directory")}
         value={value.workingDirectory}
         mono
-        placeholder="Your home directory"
+        placeholder={i18n._("Your home directory")}
         onInput={(workingDirectory) => set({ workingDirectory })}
         after={
           <Browse
@@ -83,7 +84,7 @@ export function CommandFields({ prefix: p, value, onChange }: Props) {
             onPicked={(workingDirectory) => set({ workingDirectory })}
             pick={{
               kind: "directory",
-              title: "The working directory",
+              title: i18n._("The working directory"),
               defaultPath: value.workingDirectory || undefined,
             }}
           />
@@ -91,8 +92,8 @@ export function CommandFields({ prefix: p, value, onChange }: Props) {
       />
       <TextArea
         id={`${p}cmd-environment`}
-        label="Environment"
-        hint="NAME=value, one per line, added to yours."
+        label={i18n._("Environment")}
+        hint={i18n._("NAME=value, one per line, added to yours.")}
         value={value.environment}
         mono
         rows={2}
@@ -101,14 +102,14 @@ export function CommandFields({ prefix: p, value, onChange }: Props) {
       <div class="grid">
         <TextField
           id={`${p}cmd-timeout`}
-          label="Timeout"
+          label={i18n._("Timeout")}
           value={value.timeout}
           placeholder="PT1H"
           onInput={(timeout) => set({ timeout })}
         />
         <TextField
           id={`${p}cmd-success-codes`}
-          label="Success exit codes"
+          label={i18n._("Success exit codes")}
           value={value.successExitCodes}
           placeholder="0"
           onInput={(successExitCodes) => set({ successExitCodes })}

@@ -1,4 +1,5 @@
 // The Form tab: action, retries, error action and the schedule builder.
+import { i18n } from "@lingui/core";
 import type { JobForm } from "../../logic/jobForm";
 import { ActionFields } from "./ActionFields";
 import { RecurrenceBuilder } from "./RecurrenceBuilder";
@@ -16,7 +17,7 @@ export function FormPanel({
   return (
     <>
       <section class="form-section" aria-labelledby="action-title">
-        <h2 id="action-title">Action</h2>
+        <h2 id="action-title">{i18n._("Action")}</h2>
         <ActionFields
           prefix=""
           base="action"
@@ -26,7 +27,7 @@ export function FormPanel({
         />
       </section>
       <section class="form-section" aria-labelledby="retry-title">
-        <h2 id="retry-title">Retries</h2>
+        <h2 id="retry-title">{i18n._("Retries")}</h2>
         <RetryFields
           prefix=""
           value={form.action.retry}
@@ -34,7 +35,7 @@ export function FormPanel({
         />
       </section>
       <section class="form-section" aria-labelledby="error-action-title">
-        <h2 id="error-action-title">Error action</h2>
+        <h2 id="error-action-title">{i18n._("Error action")}</h2>
         <label class="switch">
           <input
             id="error-action-enabled"
@@ -43,7 +44,7 @@ export function FormPanel({
             checked={form.errorActionEnabled}
             onChange={(e) => set({ errorActionEnabled: e.currentTarget.checked })}
           />
-          When every retry has failed, run another action
+          {i18n._("When every retry has failed, run another action")}
         </label>
         {form.errorActionEnabled && (
           <div class="subsection">

@@ -1,7 +1,8 @@
+import { i18n } from "@lingui/core";
 import type { AuthForm, HttpForm } from "../../logic/actionForm";
 import { HTTP_METHODS } from "../../logic/enums";
 import { KeyValueEditor } from "./KeyValueEditor";
-import { type Option, SecretField, SelectField, TextArea, TextField } from "./fields";
+import { type Option, SecretField, SelectField, TextArea, TextField, translated } from "./fields";
 
 type Props = { prefix: string; value: HttpForm; onChange: (v: HttpForm) => void; stored: (path: string) => boolean };
 
@@ -14,7 +15,7 @@ export function HttpFields({ prefix: p, value, onChange, stored }: Props) {
       <div class="grid method-uri">
         <SelectField
           id={`${p}http-method`}
-          label="Method"
+          label={i18n._("Method")}
           value={value.method}
           options={METHODS}
           onChange={(method) => set({ method })}
@@ -30,22 +31,34 @@ export function HttpFields({ prefix: p, value, onChange, stored }: Props) {
       </div>
       <KeyValueEditor
         id={`${p}http-headers`}
-        legend="Headers"
-        noun="Header"
+        legend={i18n._("Headers")}
+        labels={{
+          name: (n) => i18n._("Header {n} name", { n }),
+          value: (n) => i18n._("Header {n} value", { n }),
+          remove: (which) => i18n._("Remove header {which}", { which }),
+          add: i18n._("Add header"),
+        }}
         rows={value.headers}
         onChange={(headers) => set({ headers })}
       />
-      <TextArea id={`${p}http-body`} label="Body" mono rows={4} value={value.body} onInput={(body) => set({ body })} />
+      <TextArea
+        id={`${p}http-body`}
+        label={i18n._("Body")}
+        mono
+        rows={4}
+        value={value.body}
+        onInput={(body) => set({ body })}
+      />
       <AuthFields prefix={p} value={value.auth} onChange={(auth) => set({ auth })} stored={stored} />
     </>
   );
 }
 
 const AUTH: Option[] = [
-  ["", "None"],
-  ["Basic", "Basic (user name and password)"],
-  ["ClientCertificate", "Client certificate (PFX)"],
-  ["ActiveDirectoryOAuth", "Azure AD OAuth (client credentials)"],
+  ["", /*i18n*/ "None"],
+  ["Basic", /*i18n*/ "Basic (user name and password)"],
+  ["ClientCertificate", /*i18n*/ "Client certificate (PFX)"],
+  ["ActiveDirectoryOAuth", /*i18n*/ "Azure AD OAuth (client credentials)"],
 ];
 
 function AuthFields({
@@ -61,13 +74,15 @@ function AuthFields({
 }) {
   const set = (patch: Partial<AuthForm>) => onChange({ ...value, ...patch });
   const path = (field: string) => `request.authentication.${field}`;
-  const options = value.type === "NotSpecified" ? [...AUTH, ["NotSpecified", "Not specified (none)"] as const] : AUTH;
+  const options = translated(
+    value.type === "NotSpecified" ? [...AUTH, ["NotSpecified", /*i18n*/ "Not specified (none)"] as const] : AUTH,
+  );
   const cert = value.certInfo;
   return (
     <div class="subsection">
       <SelectField
         id={`${p}auth-type`}
-        label="Authentication"
+        label={i18n._("Authentication")}
         value={value.type}
         options={options}
         onChange={(type) => set({ type })}
@@ -76,13 +91,13 @@ function AuthFields({
         <div class="grid">
           <TextField
             id={`${p}auth-username`}
-            label="User name"
+            label={i18n._("User name")}
             value={value.username}
             onInput={(username) => set({ username })}
           />
           <SecretField
             id={`${p}auth-password`}
-            label="Password"
+            label={i18n._("Password")}
             value={value.password}
             stored={stored(path("password"))}
             onInput={(password) => set({ password })}
@@ -93,7 +108,7 @@ function AuthFields({
         <>
           <SecretField
             id={`${p}auth-pfx`}
-            label="Certificate (PFX, base64)"
+            label={i18n._("Certificate (PFX, base64)")}
             multiline
             value={value.pfx}
             stored={stored(path("pfx"))}
@@ -101,21 +116,21 @@ function AuthFields({
           />
           <SecretField
             id={`${p}auth-cert-password`}
-            label="Certificate password"
+            label={i18n._("Certificate password")}
             value={value.certPassword}
             stored={stored(path("password"))}
-            hint="Empty if the PFX has none."
+            hint={i18n._("Empty if the PFX has none.")}
             onInput={(certPassword) => set({ certPassword })}
           />
           {(cert.subject || cert.thumbprint) && (
             <p class="muted cert-info">
-              Stored certificate: {cert.subject}{" "}
+              {i18n._("Stored certificate: {subject}", { subject: cert.subject })}{" "}
               {cert.thumbprint && (
                 <>
                   · <code>{cert.thumbprint}</code>
                 </>
               )}
-              {cert.expires && <> · expires {cert.expires}</>}
+              {cert.expires && <> · {i18n._("expires {date}", { date: cert.expires })}</>}
             </p>
           )}
         </>
@@ -125,14 +140,14 @@ function AuthFields({
           <div class="grid">
             <TextField
               id={`${p}auth-tenant`}
-              label="Tenant"
+              label={i18n._("Tenant")}
               value={value.tenant}
               placeholder="contoso.onmicrosoft.com"
               onInput={(tenant) => set({ tenant })}
             />
             <TextField
               id={`${p}auth-audience`}
-              label="Audience"
+              label={i18n._("Audience")}
               value={value.audience}
               placeholder="https://management.core.windows.net/"
               onInput={(audience) => set({ audience })}
@@ -141,13 +156,13 @@ function AuthFields({
           <div class="grid">
             <TextField
               id={`${p}auth-client-id`}
-              label="Client id"
+              label={i18n._("Client id")}
               value={value.clientId}
               onInput={(clientId) => set({ clientId })}
             />
             <SecretField
               id={`${p}auth-secret`}
-              label="Client secret"
+              label={i18n._("Client secret")}
               value={value.secret}
               stored={stored(path("secret"))}
               onInput={(secret) => set({ secret })}

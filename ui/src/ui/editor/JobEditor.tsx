@@ -1,7 +1,10 @@
+import { i18n } from "@lingui/core";
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { type FieldError, type JobDetail, api, errorsOf, messageOf } from "../../ipc";
+import { fieldErrorText } from "../../logic/fieldErrorMessages";
 import { groupErrors } from "../../logic/fieldErrors";
 import { type JobForm, newJob, fromProperties, toProperties, zoneOf } from "../../logic/jobForm";
+import { jobStateLabel } from "../../i18n/terms";
 import { localIssues } from "../../logic/recurrenceForm";
 import { routeHash } from "../../logic/routes";
 import { Button } from "../components/Button";
@@ -13,7 +16,7 @@ import { JobActions } from "../jobs/JobActions";
 import { ExportDialog } from "../transfer/ExportDialog";
 import { toast } from "../toast";
 import { usePreview, useValidation } from "./checks";
-import { ErrorsContext, type Option, SelectField, TextField } from "./fields";
+import { ErrorsContext, SelectField, TextField } from "./fields";
 import { JsonTab } from "./JsonTab";
 import { PreviewPanel } from "./PreviewPanel";
 import { FormPanel } from "./FormPanel";
@@ -23,10 +26,7 @@ import { useUnplacedErrors } from "./placeErrors";
 type Props = { collection: string; collectionName: string; job: string | null };
 type Tab = "form" | "json";
 
-const STATES: Option[] = [
-  ["Enabled", "Enabled"],
-  ["Disabled", "Disabled"],
-];
+const STATES = ["Enabled", "Disabled"];
 
 export function JobEditor({ collection, collectionName, job }: Props) {
   const isNew = job === null;
@@ -71,7 +71,7 @@ export function JobEditor({ collection, collectionName, job }: Props) {
   const set = (patch: Partial<JobForm>) => edit({ ...form, ...patch });
 
   const nameIssues: FieldError[] =
-    isNew && attempted && !name.trim() ? [{ path: "name", code: "Form", message: "Give the job a name." }] : [];
+    isNew && attempted && !name.trim() ? [{ path: "name", code: "Form", message: i18n._("Give the job a name.") }] : [];
   const local = form.recurrenceEnabled ? localIssues(form.recurrence) : [];
   const grouped = groupErrors([...nameIssues, ...local, ...saveErrors, ...validation, ...preview.errors], {
     authType: form.action.http.auth.type,
@@ -91,7 +91,7 @@ export function JobEditor({ collection, collectionName, job }: Props) {
           busy: false,
           errors: parsed.errors.length
             ? parsed.errors
-            : [{ path: "", code: "BadRequest", message: "No job properties found." }],
+            : [{ path: "", code: "BadRequest", message: i18n._("No job properties found.") }],
         }));
         return null;
       }
@@ -99,7 +99,7 @@ export function JobEditor({ collection, collectionName, job }: Props) {
       edit(next);
       if (isNew && !name.trim() && parsed.name) setName(parsed.name);
       setJson((j) => ({ ...j, busy: false, dirty: false, errors: parsed.errors }));
-      if (!parsed.errors.length) toast("Applied the JSON to the form");
+      if (!parsed.errors.length) toast(i18n._("Applied the JSON to the form"));
       return next;
     } catch (e) {
       setJson((j) => ({ ...j, busy: false, errors: [{ path: "", code: "Error", message: messageOf(e) }] }));
@@ -126,23 +126,23 @@ export function JobEditor({ collection, collectionName, job }: Props) {
     setAttempted(true);
     if (!jobName) {
       focusField("job-name");
-      toast("Give the job a name first.", "error");
+      toast(i18n._("Give the job a name first."), "error");
       return;
     }
     if (current.recurrenceEnabled && localIssues(current.recurrence).length) {
-      toast("Fix the highlighted fields first.", "error");
+      toast(i18n._("Fix the highlighted fields first."), "error");
       return;
     }
     setSaving(true);
     try {
       await api.saveJob(collection, jobName, toProperties(current), isNew);
-      toast(`Saved ${jobName}`);
+      toast(i18n._("Saved {name}", { name: jobName }));
       if (isNew) navigate({ page: "job", collection, job: jobName });
       else load();
     } catch (e) {
       const errs = errorsOf(e);
       setSaveErrors(errs.length ? errs : [{ path: "", code: "Error", message: messageOf(e) }]);
-      toast(`Not saved: ${messageOf(e)}`, "error");
+      toast(i18n._("Not saved: {reason}", { reason: messageOf(e) }), "error");
       if (tab === "json") setTab("form");
       requestAnimationFrame(() =>
         (document.querySelector("#job-editor [aria-invalid='true']") as HTMLElement | null)?.focus(),
@@ -154,12 +154,12 @@ export function JobEditor({ collection, collectionName, job }: Props) {
 
   if (loadError)
     return (
-      <EmptyState title={`Could not open ${job}`}>
+      <EmptyState title={i18n._("Could not open {name}", { name: job })}>
         <p>{loadError}</p>
-        <a href={routeHash({ page: "collection", collection })}>Back to {collectionName}</a>
+        <a href={routeHash({ page: "collection", collection })}>{i18n._("Back to {name}", { name: collectionName })}</a>
       </EmptyState>
     );
-  if (!isNew && !detail) return <p aria-busy="true">Loading {job}…</p>;
+  if (!isNew && !detail) return <p aria-busy="true">{i18n._("Loading {name}…", { name: job })}</p>;
 
   const zone = zoneOf(form) || "UTC";
   return (
@@ -176,13 +176,13 @@ export function JobEditor({ collection, collectionName, job }: Props) {
       >
         <PageHeader
           titleId="editor-title"
-          title={isNew ? "New job" : job}
+          title={isNew ? i18n._("New job") : job}
           breadcrumbs={[{ label: collectionName, href: routeHash({ page: "collection", collection }) }]}
           actions={
             <>
               {!isNew && (
                 <Button id="open-history" onClick={() => navigate({ page: "history", collection, job: job! })}>
-                  History
+                  {i18n._("History")}
                 </Button>
               )}
               <Button
@@ -193,7 +193,7 @@ export function JobEditor({ collection, collectionName, job }: Props) {
                 disabled={saving}
                 onClick={save}
               >
-                {isNew ? "Create job" : "Save"}
+                {isNew ? i18n._("Create job") : i18n._("Save")}
               </Button>
             </>
           }
@@ -218,12 +218,12 @@ export function JobEditor({ collection, collectionName, job }: Props) {
         )}
         {summary.length > 0 && (
           <div id="error-summary" class="error-summary" role="alert">
-            <strong>Please check:</strong>
+            <strong>{i18n._("Please check:")}</strong>
             <ul>
               {summary.map((e) => (
                 <li key={e.path + e.message}>
                   <small class="field-error" data-path={e.path}>
-                    {e.path && <code>{e.path.replace(/^properties\./, "")}</code>} {e.message}
+                    {e.path && <code>{e.path.replace(/^properties\./, "")}</code>} {fieldErrorText(e)}
                   </small>
                 </li>
               ))}
@@ -235,7 +235,7 @@ export function JobEditor({ collection, collectionName, job }: Props) {
             <div class="grid basics">
               <TextField
                 id="job-name"
-                label="Name"
+                label={i18n._("Name")}
                 value={name}
                 readOnly={!isNew}
                 placeholder="nightly-report"
@@ -243,28 +243,28 @@ export function JobEditor({ collection, collectionName, job }: Props) {
               />
               <SelectField
                 id="job-state"
-                label="State"
+                label={i18n._("State")}
                 value={form.state}
-                options={
-                  STATES.some(([v]) => v === form.state) ? STATES : [...STATES, [form.state, form.state] as const]
-                }
+                options={(STATES.includes(form.state) ? STATES : [...STATES, form.state]).map(
+                  (s) => [s, jobStateLabel(s)] as const,
+                )}
                 onChange={(state) => set({ state })}
               />
               <TextField
                 id="start-time"
-                label={`Start (${zone})`}
+                label={i18n._("Start ({zone})", { zone })}
                 type="datetime-local"
                 value={form.startTime}
-                hint="Empty: as soon as it is saved."
+                hint={i18n._("Empty: as soon as it is saved.")}
                 onInput={(startTime) => set({ startTime })}
               />
             </div>
             <Tabs
-              label="Edit as"
+              label={i18n._("Edit as")}
               value={tab}
               onChange={(to) => void switchTab(to)}
               tabs={[
-                { value: "form", label: "Form", id: "tab-form", panel: "panel-form" },
+                { value: "form", label: i18n._("Form"), id: "tab-form", panel: "panel-form" },
                 { value: "json", label: "JSON", id: "tab-json", panel: "panel-json" },
               ]}
             />

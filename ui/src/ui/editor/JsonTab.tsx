@@ -1,4 +1,6 @@
+import { i18n } from "@lingui/core";
 import type { FieldError } from "../../ipc";
+import { fieldErrorText } from "../../logic/fieldErrorMessages";
 import { Button } from "../components/Button";
 
 type Props = { text: string; onText: (t: string) => void; errors: FieldError[]; busy: boolean; onApply: () => void };
@@ -7,7 +9,7 @@ type Props = { text: string; onText: (t: string) => void; errors: FieldError[]; 
 export function JsonTab({ text, onText, errors, busy, onApply }: Props) {
   return (
     <div class="json-tab">
-      <label for="job-json">Job properties (JSON)</label>
+      <label for="job-json">{i18n._("Job properties (JSON)")}</label>
       <textarea
         id="job-json"
         class="mono"
@@ -28,15 +30,15 @@ export function JsonTab({ text, onText, errors, busy, onApply }: Props) {
         {errors.map((e) => (
           <li key={e.path + e.message}>
             <small class="field-error" data-path={e.path}>
-              {e.path && <code>{e.path}</code>} {e.message}
+              {e.path && <code>{e.path}</code>} {fieldErrorText(e)}
             </small>
           </li>
         ))}
       </ul>
       <Button variant="primary" id="apply-json" aria-busy={busy} disabled={busy} onClick={onApply}>
-        Apply to form
+        {i18n._("Apply to form")}
       </Button>
-      <small class="hint"> Ctrl+Enter applies. Secrets typed here are sent like the form's.</small>
+      <small class="hint"> {i18n._("Ctrl+Enter applies. Secrets typed here are sent like the form's.")}</small>
     </div>
   );
 }

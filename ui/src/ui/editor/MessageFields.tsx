@@ -1,6 +1,7 @@
+import { i18n } from "@lingui/core";
 import type { NotificationForm, QueueForm, ServiceBusForm } from "../../logic/actionForm";
 import { KeyValueEditor } from "./KeyValueEditor";
-import { type Option, SecretField, SelectField, TextArea, TextField } from "./fields";
+import { type Option, SecretField, SelectField, TextArea, TextField, translated } from "./fields";
 
 type Sub<T> = { prefix: string; value: T; onChange: (v: T) => void };
 
@@ -11,36 +12,41 @@ export function StorageQueueFields({ prefix: p, value, onChange, stored }: Sub<Q
       <div class="grid">
         <TextField
           id={`${p}sq-account`}
-          label="Storage account"
+          label={i18n._("Storage account")}
           value={value.storageAccount}
           placeholder="mystorageaccount"
           onInput={(storageAccount) => set({ storageAccount })}
         />
         <TextField
           id={`${p}sq-queue`}
-          label="Queue"
+          label={i18n._("Queue")}
           value={value.queueName}
           onInput={(queueName) => set({ queueName })}
         />
       </div>
       <SecretField
         id={`${p}sq-sas`}
-        label="SAS token"
+        label={i18n._("SAS token")}
         value={value.sasToken}
         stored={stored}
-        hint="A SAS query string that grants Add."
+        hint={i18n._("A SAS query string that grants Add.")}
         onInput={(sasToken) => set({ sasToken })}
       />
-      <TextArea id={`${p}sq-message`} label="Message" value={value.message} onInput={(message) => set({ message })} />
+      <TextArea
+        id={`${p}sq-message`}
+        label={i18n._("Message")}
+        value={value.message}
+        onInput={(message) => set({ message })}
+      />
     </>
   );
 }
 
 const TRANSPORTS: Option[] = [
-  ["", "Default"],
+  ["", /*i18n*/ "Default"],
   ["NetMessaging", "NetMessaging"],
   ["AMQP", "AMQP"],
-  ["NotSpecified", "Not specified"],
+  ["NotSpecified", /*i18n*/ "Not specified"],
 ];
 
 export function ServiceBusFields({
@@ -56,7 +62,7 @@ export function ServiceBusFields({
       <div class="grid">
         <TextField
           id={`${p}sb-namespace`}
-          label="Namespace"
+          label={i18n._("Namespace")}
           value={value.namespace}
           placeholder="my-namespace"
           onInput={(namespace) => set({ namespace })}
@@ -64,14 +70,14 @@ export function ServiceBusFields({
         {topic ? (
           <TextField
             id={`${p}sb-topic`}
-            label="Topic path"
+            label={i18n._("Topic path")}
             value={value.topicPath}
             onInput={(topicPath) => set({ topicPath })}
           />
         ) : (
           <TextField
             id={`${p}sb-queue`}
-            label="Queue"
+            label={i18n._("Queue")}
             value={value.queueName}
             onInput={(queueName) => set({ queueName })}
           />
@@ -80,14 +86,14 @@ export function ServiceBusFields({
       <div class="grid">
         <TextField
           id={`${p}sb-key-name`}
-          label="SAS key name"
+          label={i18n._("SAS key name")}
           value={value.keyName}
           placeholder="RootManageSharedAccessKey"
           onInput={(keyName) => set({ keyName })}
         />
         <SecretField
           id={`${p}sb-key`}
-          label="SAS key"
+          label={i18n._("SAS key")}
           value={value.key}
           stored={stored}
           onInput={(key) => set({ key })}
@@ -95,21 +101,31 @@ export function ServiceBusFields({
       </div>
       <SelectField
         id={`${p}sb-transport`}
-        label="Transport"
+        label={i18n._("Transport")}
         value={value.transportType}
-        options={TRANSPORTS}
+        options={translated(TRANSPORTS)}
         onChange={(transportType) => set({ transportType })}
       />
-      <TextArea id={`${p}sb-message`} label="Message" value={value.message} onInput={(message) => set({ message })} />
+      <TextArea
+        id={`${p}sb-message`}
+        label={i18n._("Message")}
+        value={value.message}
+        onInput={(message) => set({ message })}
+      />
       <KeyValueEditor
         id={`${p}sb-custom`}
-        legend="Custom message properties"
-        noun="Property"
+        legend={i18n._("Custom message properties")}
+        labels={{
+          name: (n) => i18n._("Property {n} name", { n }),
+          value: (n) => i18n._("Property {n} value", { n }),
+          remove: (which) => i18n._("Remove property {which}", { which }),
+          add: i18n._("Add property"),
+        }}
         rows={value.custom}
         onChange={(custom) => set({ custom })}
       />
       {value.brokered !== undefined && (
-        <p class="muted">This message has brokered message properties; edit them in the JSON tab.</p>
+        <p class="muted">{i18n._("This message has brokered message properties; edit them in the JSON tab.")}</p>
       )}
     </>
   );
@@ -121,12 +137,12 @@ export function NotificationFields({ prefix: p, value, onChange }: Sub<Notificat
     <>
       <TextField
         id={`${p}notify-title`}
-        label="Title"
+        label={i18n._("Title")}
         value={value.title}
         placeholder="Kairos"
         onInput={(title) => set({ title })}
       />
-      <TextArea id={`${p}notify-body`} label="Text" value={value.body} onInput={(body) => set({ body })} />
+      <TextArea id={`${p}notify-body`} label={i18n._("Text")} value={value.body} onInput={(body) => set({ body })} />
     </>
   );
 }

@@ -1,30 +1,32 @@
-import { WEEKDAY_HEADERS, monthGrid } from "../../logic/calendar";
+import { i18n } from "@lingui/core";
+import { firstDayOfWeek, weekdayNames } from "../../i18n/format";
+import { monthGrid } from "../../logic/calendar";
 import { Button } from "../components/Button";
 
 type Props = { month: string; days: number[]; onShift: (by: number) => void; stale: boolean };
 
 /** The month the preview describes: run days are marked (class "run"). */
 export function MonthCalendar({ month, days, onShift, stale }: Props) {
-  const grid = monthGrid(month, days);
+  const grid = monthGrid(month, days, firstDayOfWeek());
   return (
     <div class="calendar">
       <div class="calendar-nav">
-        <Button size="sm" id="preview-month-prev" aria-label="Previous month" onClick={() => onShift(-1)}>
+        <Button size="sm" id="preview-month-prev" aria-label={i18n._("Previous month")} onClick={() => onShift(-1)}>
           ‹
         </Button>
         <strong id="preview-month-title" aria-live="polite">
           {grid.title}
         </strong>
-        <Button size="sm" id="preview-month-next" aria-label="Next month" onClick={() => onShift(1)}>
+        <Button size="sm" id="preview-month-next" aria-label={i18n._("Next month")} onClick={() => onShift(1)}>
           ›
         </Button>
       </div>
       <table id="preview-calendar" class={stale ? "stale" : undefined} aria-labelledby="preview-month-title">
         <thead>
           <tr>
-            {WEEKDAY_HEADERS.map((d) => (
-              <th key={d} scope="col">
-                {d}
+            {weekdayNames().map((d) => (
+              <th key={d.isoDay} scope="col">
+                {d.name}
               </th>
             ))}
           </tr>
@@ -36,7 +38,7 @@ export function MonthCalendar({ month, days, onShift, stale }: Props) {
                 c.inMonth ? (
                   <td key={c.date} data-day={c.day} class={c.marked ? "run" : undefined}>
                     {c.day}
-                    {c.marked && <span class="visually-hidden"> (runs)</span>}
+                    {c.marked && <span class="visually-hidden"> {i18n._("(runs)")}</span>}
                   </td>
                 ) : (
                   <td key={c.date} class="outside" aria-hidden="true" />

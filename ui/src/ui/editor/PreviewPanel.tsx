@@ -1,3 +1,4 @@
+import { i18n } from "@lingui/core";
 import { useMemo } from "preact/hooks";
 import { shiftMonth } from "../../logic/calendar";
 import { shownRuns } from "../../logic/previewRuns";
@@ -20,24 +21,24 @@ export function PreviewPanel({ preview: p }: { preview: Preview }) {
   const runs = useMemo(() => (shown ? shownRuns(shown) : []), [shown]);
   return (
     <aside id="preview" class="preview" aria-labelledby="preview-title" aria-busy={p.pending}>
-      <h2 id="preview-title">Preview</h2>
+      <h2 id="preview-title">{i18n._("Preview")}</h2>
       <p id="preview-sentence" class={stale ? "sentence stale" : "sentence"}>
         {shown?.sentence ?? (p.pending ? "…" : "")}
       </p>
-      {p.disabled && <p class="muted">The job is not enabled: these are the runs it makes once it is.</p>}
+      {p.disabled && <p class="muted">{i18n._("The job is not enabled: these are the runs it makes once it is.")}</p>}
       {scheduleNeedsFixing(p.latest) && (
         <p id="preview-fix" class="error-text">
-          Fix the highlighted schedule fields to update the preview.
+          {i18n._("Fix the highlighted schedule fields to update the preview.")}
         </p>
       )}
       {p.failure && (
         <p class="error-text" role="alert">
-          Preview failed: {p.failure}
+          {i18n._("Preview failed: {reason}", { reason: p.failure })}
         </p>
       )}
 
       <div class="preview-count">
-        <label for="preview-count">Next</label>
+        <label for="preview-count">{i18n._("Next runs")}</label>
         <select id="preview-count" value={p.count} onChange={(e) => p.setCount(Number(e.currentTarget.value))}>
           {COUNTS.map((n) => (
             <option key={n} value={n}>
@@ -45,7 +46,7 @@ export function PreviewPanel({ preview: p }: { preview: Preview }) {
             </option>
           ))}
         </select>
-        <span>runs{shown?.timeZone ? ` (${shown.timeZone})` : ""}</span>
+        {shown?.timeZone && <span>{i18n._("in {zone}", { zone: shown.timeZone })}</span>}
       </div>
       <ol id="preview-runs" class={stale ? "runs stale" : "runs"}>
         {runs.map((r) => (
@@ -55,7 +56,9 @@ export function PreviewPanel({ preview: p }: { preview: Preview }) {
           </li>
         ))}
       </ol>
-      {shown && shown.runs.length === 0 && <p class="muted">No runs: the schedule never fires, or it has ended.</p>}
+      {shown && shown.runs.length === 0 && (
+        <p class="muted">{i18n._("No runs: the schedule never fires, or it has ended.")}</p>
+      )}
       {shown && shown.notes.length > 0 && (
         <ul id="preview-notes" class="notes">
           {shown.notes.map((n) => (

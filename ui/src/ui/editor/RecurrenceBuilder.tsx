@@ -1,32 +1,27 @@
 // The visual recurrence builder: how often, on which days, at which times, until when, in which
 // time zone. Only the day pickers that apply to the frequency are shown.
+import { i18n } from "@lingui/core";
+import { frequencyLabel } from "../../i18n/terms";
+import { FREQUENCIES } from "../../logic/enums";
 import type { RecurrenceForm } from "../../logic/recurrenceForm";
-import { NumberField, type Option, SelectField, TextField } from "./fields";
+import { NumberField, type Option, SelectField, TextField, translated } from "./fields";
 import { HourChips, MinutesField, MonthChips, MonthDayPicker, NthPicker, WeekdayChips } from "./ScheduleChips";
 import { TimeZoneField } from "./TimeZoneField";
 
-const FREQUENCIES: Option[] = [
-  ["Minute", "Minute"],
-  ["Hour", "Hour"],
-  ["Day", "Day"],
-  ["Week", "Week"],
-  ["Month", "Month"],
-  ["Year", "Year"],
-];
-const UNITS: Record<string, [string, string]> = {
-  Minute: ["minute", "minutes"],
-  Hour: ["hour", "hours"],
-  Day: ["day", "days"],
-  Week: ["week", "weeks"],
-  Month: ["month", "months"],
-  Year: ["year", "years"],
-};
 const ENDS: Option[] = [
-  ["never", "Never"],
-  ["count", "After N runs"],
-  ["date", "On a date"],
-  ["both", "After N runs or on a date, whichever is first"],
+  ["never", /*i18n*/ "Never"],
+  ["count", /*i18n*/ "After N runs"],
+  ["date", /*i18n*/ "On a date"],
+  ["both", /*i18n*/ "After N runs or on a date, whichever is first"],
 ];
+
+/** "Every … days": the interval's label, in the unit the frequency select shows. */
+function intervalLabel(frequency: string, count: number): string {
+  return i18n._(
+    "{frequency, select, Minute {{count, plural, one {Every … minute} other {Every … minutes}}} Hour {{count, plural, one {Every … hour} other {Every … hours}}} Day {{count, plural, one {Every … day} other {Every … days}}} Week {{count, plural, one {Every … week} other {Every … weeks}}} Month {{count, plural, one {Every … month} other {Every … months}}} Year {{count, plural, one {Every … year} other {Every … years}}} other {Every …}}",
+    { frequency, count },
+  );
+}
 
 type Props = {
   enabled: boolean;
@@ -38,10 +33,10 @@ type Props = {
 export function RecurrenceBuilder({ enabled, onEnabled, value, onChange }: Props) {
   const set = (patch: Partial<RecurrenceForm>) => onChange({ ...value, ...patch });
   const f = value.frequency;
-  const unit = UNITS[f]?.[(value.interval ?? 1) === 1 ? 0 : 1] ?? "";
+
   return (
     <section class="form-section" aria-labelledby="rec-title">
-      <h2 id="rec-title">Schedule</h2>
+      <h2 id="rec-title">{i18n._("Schedule")}</h2>
       <label class="switch">
         <input
           id="rec-enabled"
@@ -50,17 +45,19 @@ export function RecurrenceBuilder({ enabled, onEnabled, value, onChange }: Props
           checked={enabled}
           onChange={(e) => onEnabled(e.currentTarget.checked)}
         />
-        Repeat on a schedule
+        {i18n._("Repeat on a schedule")}
       </label>
       {!enabled && (
-        <p class="muted">The job runs once: at the start time, or as soon as it is saved when there is none.</p>
+        <p class="muted">
+          {i18n._("The job runs once: at the start time, or as soon as it is saved when there is none.")}
+        </p>
       )}
       {enabled && (
         <>
           <div class="grid">
             <NumberField
               id="rec-interval"
-              label={`Every … ${unit}`}
+              label={intervalLabel(f, value.interval ?? 1)}
               min={1}
               value={value.interval}
               placeholder="1"
@@ -68,9 +65,9 @@ export function RecurrenceBuilder({ enabled, onEnabled, value, onChange }: Props
             />
             <SelectField
               id="rec-frequency"
-              label="Unit"
+              label={i18n._("Unit")}
               value={f}
-              options={FREQUENCIES}
+              options={FREQUENCIES.map((f) => [f, frequencyLabel(f)] as const)}
               onChange={(frequency) => set({ frequency })}
             />
           </div>
@@ -87,15 +84,15 @@ export function RecurrenceBuilder({ enabled, onEnabled, value, onChange }: Props
           <div class="grid">
             <SelectField
               id="rec-end"
-              label="Ends"
+              label={i18n._("Ends")}
               value={value.end}
-              options={ENDS}
+              options={translated(ENDS)}
               onChange={(end) => set({ end: end as RecurrenceForm["end"] })}
             />
             {(value.end === "count" || value.end === "both") && (
               <NumberField
                 id="rec-count"
-                label="Number of runs"
+                label={i18n._("Number of runs")}
                 min={1}
                 value={value.count}
                 onChange={(count) => set({ count })}
@@ -104,7 +101,7 @@ export function RecurrenceBuilder({ enabled, onEnabled, value, onChange }: Props
             {(value.end === "date" || value.end === "both") && (
               <TextField
                 id="rec-end-time"
-                label={`End (${value.timeZone || "UTC"})`}
+                label={i18n._("End ({zone})", { zone: value.timeZone || "UTC" })}
                 type="datetime-local"
                 value={value.endTime}
                 onInput={(endTime) => set({ endTime })}
@@ -115,8 +112,9 @@ export function RecurrenceBuilder({ enabled, onEnabled, value, onChange }: Props
           <Advanced value={value} set={set} />
           {value.extra.blackout !== undefined && (
             <p class="muted">
-              This job skips runs in blackout calendars: the list is in the JSON tab; the collection's calendars are
-              edited with Calendars… in the sidebar.
+              {i18n._(
+                "This job skips runs in blackout calendars: the list is in the JSON tab; the collection's calendars are edited with Calendars… in the sidebar.",
+              )}
             </p>
           )}
         </>
@@ -125,37 +123,43 @@ export function RecurrenceBuilder({ enabled, onEnabled, value, onChange }: Props
   );
 }
 
-const DEFAULT = (what: string): Option => ["", `Default (${what})`];
-
 function Advanced({ value, set }: { value: RecurrenceForm; set: (p: Partial<RecurrenceForm>) => void }) {
   return (
     <details id="rec-advanced">
-      <summary>Advanced: daylight saving, missed runs, overlaps</summary>
+      <summary>{i18n._("Advanced: daylight saving, missed runs, overlaps")}</summary>
       <div class="grid">
         <SelectField
           id="rec-dst-gap"
-          label="Run in the spring-forward gap"
+          label={i18n._("Run in the spring-forward gap")}
           value={value.dstGap}
-          options={[DEFAULT("move forward"), ["MoveForward", "Move to just after the gap"], ["Skip", "Skip that day"]]}
+          options={[
+            ["", i18n._("Default (move forward)")],
+            ["MoveForward", i18n._("Move to just after the gap")],
+            ["Skip", i18n._("Skip that day")],
+          ]}
           onChange={(dstGap) => set({ dstGap })}
         />
         <SelectField
           id="rec-dst-overlap"
-          label="Run in the fall-back overlap"
+          label={i18n._("Run in the fall-back overlap")}
           value={value.dstOverlap}
-          options={[DEFAULT("once"), ["Once", "Once (the first)"], ["Twice", "Twice"]]}
+          options={[
+            ["", i18n._("Default (once)")],
+            ["Once", i18n._("Once (the first)")],
+            ["Twice", i18n._("Twice")],
+          ]}
           onChange={(dstOverlap) => set({ dstOverlap })}
         />
       </div>
       <SelectField
         id="rec-catch-up"
-        label="Runs missed while the computer was off or asleep"
+        label={i18n._("Runs missed while the computer was off or asleep")}
         value={value.catchUp}
         options={[
-          DEFAULT("skip them"),
-          ["None", "Skip them"],
-          ["Latest", "Run the latest one"],
-          ["All", "Run them all (within limits)"],
+          ["", i18n._("Default (skip them)")],
+          ["None", i18n._("Skip them")],
+          ["Latest", i18n._("Run the latest one")],
+          ["All", i18n._("Run them all (within limits)")],
         ]}
         onChange={(catchUp) => set({ catchUp })}
       />
@@ -163,7 +167,7 @@ function Advanced({ value, set }: { value: RecurrenceForm; set: (p: Partial<Recu
         <div class="grid">
           <NumberField
             id="rec-catch-up-max-count"
-            label="At most"
+            label={i18n._("At most")}
             min={1}
             max={1000}
             placeholder="10"
@@ -172,7 +176,7 @@ function Advanced({ value, set }: { value: RecurrenceForm; set: (p: Partial<Recu
           />
           <TextField
             id="rec-catch-up-max-age"
-            label="None older than"
+            label={i18n._("None older than")}
             mono
             placeholder="P1D"
             value={value.catchUpMaxAge}
@@ -182,13 +186,13 @@ function Advanced({ value, set }: { value: RecurrenceForm; set: (p: Partial<Recu
       )}
       <SelectField
         id="rec-overlap"
-        label="When the previous run is still going"
+        label={i18n._("When the previous run is still going")}
         value={value.overlap}
         options={[
-          DEFAULT("skip"),
-          ["Skip", "Skip this run"],
-          ["Queue", "Run it when the previous one ends"],
-          ["Parallel", "Run it alongside"],
+          ["", i18n._("Default (skip)")],
+          ["Skip", i18n._("Skip this run")],
+          ["Queue", i18n._("Run it when the previous one ends")],
+          ["Parallel", i18n._("Run it alongside")],
         ]}
         onChange={(overlap) => set({ overlap })}
       />

@@ -1,11 +1,12 @@
+import { i18n } from "@lingui/core";
 import type { RetryForm } from "../../logic/actionForm";
-import { NumberField, type Option, SelectField, TextField } from "./fields";
+import { NumberField, type Option, SelectField, TextField, translated } from "./fields";
 
 const TYPES: Option[] = [
-  ["", "Default (every 30 seconds, 4 times)"],
-  ["Fixed", "Fixed interval"],
-  ["Exponential", "Exponential back-off"],
-  ["None", "No retries"],
+  ["", /*i18n*/ "Default (every 30 seconds, 4 times)"],
+  ["Fixed", /*i18n*/ "Fixed interval"],
+  ["Exponential", /*i18n*/ "Exponential back-off"],
+  ["None", /*i18n*/ "No retries"],
 ];
 
 /** Durations are ISO 8601 (PT30S, PT5M, P1D); the engine also reads the TimeSpan form 00:00:30. */
@@ -24,25 +25,25 @@ export function RetryFields({
     <>
       <SelectField
         id={`${p}retry-type`}
-        label="Retry policy"
+        label={i18n._("Retry policy")}
         value={value.type}
-        options={TYPES}
+        options={translated(TYPES)}
         onChange={(type) => set({ type })}
       />
       {timed && (
         <div class="grid">
           <TextField
             id={`${p}retry-interval`}
-            label={value.type === "Exponential" ? "First wait" : "Wait between tries"}
+            label={value.type === "Exponential" ? i18n._("First wait") : i18n._("Wait between tries")}
             mono
             value={value.interval}
             placeholder="PT30S"
-            hint="ISO 8601: PT30S, PT5M, PT1H"
+            hint={i18n._("ISO 8601: PT30S, PT5M, PT1H")}
             onInput={(interval) => set({ interval })}
           />
           <NumberField
             id={`${p}retry-count`}
-            label="Retries"
+            label={i18n._("Retries")}
             min={0}
             max={20}
             value={value.count}
@@ -55,7 +56,7 @@ export function RetryFields({
         <div class="grid">
           <NumberField
             id={`${p}retry-multiplier`}
-            label="Multiplier"
+            label={i18n._("Multiplier")}
             min={1}
             max={10}
             step="any"
@@ -65,7 +66,7 @@ export function RetryFields({
           />
           <TextField
             id={`${p}retry-max-interval`}
-            label="Longest wait"
+            label={i18n._("Longest wait")}
             mono
             value={value.maxInterval}
             placeholder="PT1H"

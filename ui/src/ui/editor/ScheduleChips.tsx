@@ -1,6 +1,8 @@
 // The day and time pickers of the recurrence builder. Every chip is a <button aria-pressed>,
 // so Tab reaches it and Enter or Space toggles it.
+import { i18n } from "@lingui/core";
 import { useState } from "preact/hooks";
+import { currentLocale, intlLocale } from "../../i18n/locales";
 import { MONTHS, WEEKDAYS } from "../../logic/enums";
 import {
   type Nth,
@@ -44,12 +46,34 @@ function Chip({
   );
 }
 
+/** Intl formatters are slow to build: one per language and option. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+function format(options: Intl.DateTimeFormatOptions, at: number): string {
+  const tag = intlLocale(currentLocale());
+  const key = `${tag}|${JSON.stringify(options)}`;
+  let f = formats.get(key);
+  if (!f) formats.set(key, (f = new Intl.DateTimeFormat(tag, { ...options, timeZone: "UTC" })));
+  return f.format(at);
+}
+
+/** A weekday by its wire name ("Monday"), as the window's language writes it. */
+function weekdayName(day: string, weekday: "long" | "short"): string {
+  const i = (WEEKDAYS as readonly string[]).indexOf(day);
+  // 2024-01-01 was a Monday; noon UTC keeps it the same day everywhere.
+  return i < 0 ? day : format({ weekday }, Date.UTC(2024, 0, 1 + i, 12));
+}
+
+/** Month `m` (1–12) as the window's language writes it. */
+function monthName(m: number, month: "long" | "short"): string {
+  return format({ month }, Date.UTC(2024, m - 1, 15, 12));
+}
+
 export function WeekdayChips({ value, onChange }: { value: string[]; onChange: (v: string[]) => void }) {
   return (
     <FieldGroup
       id="rec-weekdays"
-      legend="On these days"
-      hint={value.length ? undefined : "None chosen: the start day's weekday."}
+      legend={i18n._("On these days")}
+      hint={value.length ? undefined : i18n._("None chosen: the start day's weekday.")}
     >
       <div class="chips">
         {WEEKDAYS.map((d) => (
@@ -57,8 +81,8 @@ export function WeekdayChips({ value, onChange }: { value: string[]; onChange: (
             key={d}
             testId={`weekday-${d}`}
             pressed={value.includes(d)}
-            label={d.slice(0, 3)}
-            title={d}
+            label={weekdayName(d, "short")}
+            title={weekdayName(d, "long")}
             onClick={() => onChange(toggle(value, d, byWeekday))}
           />
         ))}
@@ -79,20 +103,24 @@ export function MonthChips({
   const hint = value.length
     ? expands
       ? undefined
-      : "Runs happen only in these months."
+      : i18n._("Runs happen only in these months.")
     : expands
-      ? "None chosen: the start month."
-      : "None chosen: every month.";
+      ? i18n._("None chosen: the start month.")
+      : i18n._("None chosen: every month.");
   return (
-    <FieldGroup id="rec-months" legend={expands ? "In these months" : "Only in these months"} hint={hint}>
+    <FieldGroup
+      id="rec-months"
+      legend={expands ? i18n._("In these months") : i18n._("Only in these months")}
+      hint={hint}
+    >
       <div class="chips">
         {MONTHS.map((m, i) => (
           <Chip
             key={m}
             testId={`month-${i + 1}`}
             pressed={value.includes(i + 1)}
-            label={m.slice(0, 3)}
-            title={m}
+            label={monthName(i + 1, "short")}
+            title={monthName(i + 1, "long")}
             onClick={() => onChange(toggle(value, i + 1, byNumber))}
           />
         ))}
@@ -101,15 +129,16 @@ export function MonthChips({
   );
 }
 
-const ORDINAL = ["", "1st", "2nd", "3rd", "4th", "5th"];
+/** "Last day", "2nd to last day": a day counted from the month's end (`n` is -1 … -31). */
 function fromEnd(n: number): string {
-  return n === -1 ? "Last day" : `${ordinal(-n)} to last day`;
-}
-function ordinal(n: number): string {
-  return (
-    ORDINAL[n] ??
-    `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`
-  );
+  return n === -1
+    ? i18n._("Last day")
+    : i18n._(
+        "{n, selectordinal, one {#st to last day} two {#nd to last day} few {#rd to last day} other {#th to last day}}",
+        {
+          n: -n,
+        },
+      );
 }
 
 export function MonthDayPicker({ value, onChange }: { value: number[]; onChange: (v: number[]) => void }) {
@@ -117,8 +146,8 @@ export function MonthDayPicker({ value, onChange }: { value: number[]; onChange:
   return (
     <FieldGroup
       id="rec-monthdays"
-      legend="On these days of the month"
-      hint="Days a month lacks (the 31st in April) are skipped; “Last day” is always there."
+      legend={i18n._("On these days of the month")}
+      hint={i18n._("Days a month lacks (the 31st in April) are skipped; “Last day” is always there.")}
     >
       <div class="chips month-grid">
         {Array.from({ length: 31 }, (_, i) => i + 1).map((d) => (
@@ -127,15 +156,15 @@ export function MonthDayPicker({ value, onChange }: { value: number[]; onChange:
             testId={`monthday-${d}`}
             pressed={value.includes(d)}
             label={String(d)}
-            title={`Day ${d}`}
+            title={i18n._("Day {n}", { n: d })}
             onClick={() => onChange(toggle(value, d, byMonthDay))}
           />
         ))}
         <Chip
           testId="monthday--1"
           pressed={value.includes(-1)}
-          label="Last"
-          title="Last day of the month"
+          label={i18n._("Last")}
+          title={i18n._("Last day of the month")}
           onClick={() => onChange(toggle(value, -1, byMonthDay))}
         />
       </div>
@@ -146,13 +175,13 @@ export function MonthDayPicker({ value, onChange }: { value: number[]; onChange:
             testId={`monthday-${d}`}
             pressed
             label={`${fromEnd(d)} ×`}
-            title={`Remove ${fromEnd(d).toLowerCase()}`}
+            title={i18n._("Remove “{item}”", { item: fromEnd(d) })}
             onClick={() => onChange(toggle(value, d, byMonthDay))}
           />
         ))}
         <select
           id="monthday-negative"
-          aria-label="Add a day counted from the end of the month"
+          aria-label={i18n._("Add a day counted from the end of the month")}
           class="inline-select"
           value=""
           onChange={(e) => {
@@ -161,7 +190,7 @@ export function MonthDayPicker({ value, onChange }: { value: number[]; onChange:
             e.currentTarget.value = "";
           }}
         >
-          <option value="">Add a day from the end…</option>
+          <option value="">{i18n._("Add a day from the end…")}</option>
           {Array.from({ length: 30 }, (_, i) => -(i + 2)).map((d) => (
             <option key={d} value={d} disabled={value.includes(d)}>
               {fromEnd(d)}
@@ -173,24 +202,34 @@ export function MonthDayPicker({ value, onChange }: { value: number[]; onChange:
   );
 }
 
+/** The "which" select: a catalog id per occurrence (show it through `i18n._`). */
 const OCCURRENCES: [string, string][] = [
-  ["1", "First"],
-  ["2", "Second"],
-  ["3", "Third"],
-  ["4", "Fourth"],
-  ["5", "Fifth"],
-  ["-1", "Last"],
-  ["-2", "Second to last"],
-  ["-3", "Third to last"],
-  ["-4", "Fourth to last"],
-  ["-5", "Fifth to last"],
-  ["", "Every"],
+  ["1", /*i18n*/ "First"],
+  ["2", /*i18n*/ "Second"],
+  ["3", /*i18n*/ "Third"],
+  ["4", /*i18n*/ "Fourth"],
+  ["5", /*i18n*/ "Fifth"],
+  ["-1", /*i18n*/ "Last"],
+  ["-2", /*i18n*/ "Second to last"],
+  ["-3", /*i18n*/ "Third to last"],
+  ["-4", /*i18n*/ "Fourth to last"],
+  ["-5", /*i18n*/ "Fifth to last"],
+  ["", /*i18n*/ "Every"],
 ];
 
+/**
+ * "Last Friday": one message, so each language agrees the ordinal with the weekday
+ * (`dayKey` is the wire name, for languages whose weekdays differ in gender).
+ */
 export function nthLabel(n: Nth): string {
-  const occ =
-    OCCURRENCES.find(([v]) => v === (n.occurrence === null ? "" : String(n.occurrence)))?.[1] ?? String(n.occurrence);
-  return `${occ} ${n.day}`;
+  return i18n._(
+    "{occurrence, select, 1 {First {day}} 2 {Second {day}} 3 {Third {day}} 4 {Fourth {day}} 5 {Fifth {day}} m1 {Last {day}} m2 {Second to last {day}} m3 {Third to last {day}} m4 {Fourth to last {day}} m5 {Fifth to last {day}} other {Every {day}}}",
+    {
+      occurrence: n.occurrence === null ? "every" : String(n.occurrence).replace("-", "m"),
+      day: weekdayName(n.day, "long"),
+      dayKey: n.day,
+    },
+  );
 }
 
 export function NthPicker({ value, onChange }: { value: Nth[]; onChange: (v: Nth[]) => void }) {
@@ -199,26 +238,26 @@ export function NthPicker({ value, onChange }: { value: Nth[]; onChange: (v: Nth
   return (
     <FieldGroup
       id="rec-nth"
-      legend="On these weekdays of the month"
-      hint="A fifth weekday runs only in months that have one."
+      legend={i18n._("On these weekdays of the month")}
+      hint={i18n._("A fifth weekday runs only in months that have one.")}
     >
       <div class="nth-picker">
         <select
           id="nth-occurrence"
-          aria-label="Which"
+          aria-label={i18n._("Which")}
           value={occurrence}
           onChange={(e) => setOccurrence(e.currentTarget.value)}
         >
           {OCCURRENCES.map(([v, label]) => (
             <option key={v} value={v}>
-              {label}
+              {i18n._(label)}
             </option>
           ))}
         </select>
-        <select id="nth-day" aria-label="Weekday" value={day} onChange={(e) => setDay(e.currentTarget.value)}>
+        <select id="nth-day" aria-label={i18n._("Weekday")} value={day} onChange={(e) => setDay(e.currentTarget.value)}>
           {WEEKDAYS.map((d) => (
             <option key={d} value={d}>
-              {d}
+              {weekdayName(d, "long")}
             </option>
           ))}
         </select>
@@ -226,7 +265,7 @@ export function NthPicker({ value, onChange }: { value: Nth[]; onChange: (v: Nth
           id="nth-add"
           onClick={() => onChange(addNth(value, { day, occurrence: occurrence === "" ? null : Number(occurrence) }))}
         >
-          Add
+          {i18n._("Add")}
         </Button>
       </div>
       <div class="chips">
@@ -235,7 +274,7 @@ export function NthPicker({ value, onChange }: { value: Nth[]; onChange: (v: Nth
             key={`${n.occurrence}-${n.day}`}
             testId={`nth-${n.occurrence ?? "every"}-${n.day}`}
             label={`${nthLabel(n)} ×`}
-            title={`Remove ${nthLabel(n).toLowerCase()}`}
+            title={i18n._("Remove “{item}”", { item: nthLabel(n) })}
             onClick={() => onChange(removeNth(value, n))}
           />
         ))}
@@ -256,8 +295,8 @@ export function HourChips({
   return (
     <FieldGroup
       id="rec-hours"
-      legend={limits ? "Only in these hours" : "At these hours"}
-      hint={value.length ? undefined : "None chosen: the start time's hour (every hour when minutes are set)."}
+      legend={limits ? i18n._("Only in these hours") : i18n._("At these hours")}
+      hint={value.length ? undefined : i18n._("None chosen: the start time's hour (every hour when minutes are set).")}
     >
       <div class="chips hour-grid">
         {Array.from({ length: 24 }, (_, h) => (
@@ -284,12 +323,12 @@ export function MinutesField({ value, onChange }: { value: string; onChange: (v:
   };
   return (
     <div class="field">
-      <label for="rec-minutes">At these minutes</label>
+      <label for="rec-minutes">{i18n._("At these minutes")}</label>
       <div class="minutes-row">
         <input
           id="rec-minutes"
           value={value}
-          placeholder="e.g. 0,30"
+          placeholder={i18n._("e.g. 0,30")}
           inputMode="numeric"
           spellcheck={false}
           autoComplete="off"
@@ -303,13 +342,13 @@ export function MinutesField({ value, onChange }: { value: string; onChange: (v:
               testId={`minute-${m}`}
               pressed={values.includes(m)}
               label={`:${String(m).padStart(2, "0")}`}
-              title={`Minute ${m}`}
+              title={i18n._("Minute {n}", { n: m })}
               onClick={() => flip(m)}
             />
           ))}
         </div>
       </div>
-      <small class="hint">Comma-separated, 0–59. Empty: the start time's minute.</small>
+      <small class="hint">{i18n._("Comma-separated, 0–59. Empty: the start time's minute.")}</small>
       <FieldErrors id="rec-minutes" errors={errors} />
     </div>
   );

@@ -1,3 +1,4 @@
+import { i18n } from "@lingui/core";
 import { useMemo } from "preact/hooks";
 import { TextField } from "./fields";
 import { Button } from "../components/Button";
@@ -43,11 +44,11 @@ export function TimeZoneField({ value, onChange }: { value: string; onChange: (v
     <div class="tz-row">
       <TextField
         id="time-zone"
-        label="Time zone"
+        label={i18n._("Time zone")}
         list="time-zone-list"
         value={value}
         placeholder="UTC"
-        hint="Times are on this zone's clock, daylight saving included. Empty: UTC, as Azure did."
+        hint={i18n._("Times are on this zone's clock, daylight saving included. Empty: UTC, as Azure did.")}
         onInput={onChange}
       />
       <datalist id="time-zone-list">
@@ -57,7 +58,7 @@ export function TimeZoneField({ value, onChange }: { value: string; onChange: (v
       </datalist>
       {here && here !== value && !(here === "UTC" && value === "") && (
         <Button size="sm" id="time-zone-local" onClick={() => onChange(here)}>
-          Use {here}
+          {i18n._("Use {zone}", { zone: here })}
         </Button>
       )}
     </div>

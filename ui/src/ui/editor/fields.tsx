@@ -1,8 +1,10 @@
 // Labelled inputs that show their engine errors: <small class="field-error" data-path> next to
 // the input, aria-invalid and aria-describedby on it. Errors arrive by input id through context.
+import { i18n } from "@lingui/core";
 import { type ComponentChildren, createContext } from "preact";
 import { useContext } from "preact/hooks";
 import type { FieldError } from "../../ipc";
+import { fieldErrorText } from "../../logic/fieldErrorMessages";
 import { STORED_PLACEHOLDER } from "../../logic/secrets";
 
 export const ErrorsContext = createContext<Record<string, FieldError[]>>({});
@@ -24,7 +26,7 @@ export function FieldErrors({ id, errors }: { id: string; errors: FieldError[] }
     <span id={`${id}-error`} class="field-errors" role="alert">
       {errors.map((e) => (
         <small key={e.path + e.message} class="field-error" data-path={e.path}>
-          {e.message}
+          {fieldErrorText(e)}
         </small>
       ))}
     </span>
@@ -147,6 +149,11 @@ export function NumberField(
 
 export type Option = readonly [value: string, label: string];
 
+/** Options whose labels are catalog ids (marked `/*i18n*\/`), in the window's language. */
+export function translated(options: readonly Option[]): Option[] {
+  return options.map(([value, label]) => [value, i18n._(label)] as const);
+}
+
 /** A select that also shows a value it does not know (kept for the engine to judge, not dropped). */
 export function SelectField(p: Base & { value: string; options: readonly Option[]; onChange: (v: string) => void }) {
   const errors = useFieldErrors(p.id);
@@ -159,7 +166,7 @@ export function SelectField(p: Base & { value: string; options: readonly Option[
         {...invalidAttrs(p.id, errors)}
         onChange={(e) => p.onChange(e.currentTarget.value)}
       >
-        {!known && <option value={p.value}>{p.value} (not recognised)</option>}
+        {!known && <option value={p.value}>{i18n._("{value} (not recognised)", { value: p.value })}</option>}
         {p.options.map(([v, label]) => (
           <option key={v} value={v}>
             {label}
@@ -178,8 +185,8 @@ export function SecretField(
   p: Base & { value: string; onInput: (v: string) => void; stored: boolean; multiline?: boolean },
 ) {
   const errors = useFieldErrors(p.id);
-  const placeholder = p.stored ? STORED_PLACEHOLDER : "";
-  const hint = p.stored ? "Leave empty to keep the stored value; type to replace it." : p.hint;
+  const placeholder = p.stored ? i18n._(STORED_PLACEHOLDER) : "";
+  const hint = p.stored ? i18n._("Leave empty to keep the stored value; type to replace it.") : p.hint;
   return (
     <Wrap {...p} hint={hint} errors={errors}>
       {p.multiline ? (

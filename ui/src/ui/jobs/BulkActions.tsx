@@ -1,5 +1,6 @@
 // Actions on several selected jobs at once: the engine's per-job commands, called once per job;
 // delete is one engine operation for the whole selection, undone as one.
+import { i18n } from "@lingui/core";
 import { useEffect, useState } from "preact/hooks";
 import { type JobSummary, api, messageOf } from "../../ipc";
 import {
@@ -66,36 +67,47 @@ export function BulkActions({ collection, selected, deleteRequested, onDeleteHan
     const names = bulkTargets(action, selected);
     return (
       <Button id={`bulk-${action}`} size="sm" disabled={busy || names.length === 0} onClick={() => run(action, names)}>
-        {BULK_VERBS[action][0]}
-        {names.length ? ` (${names.length})` : ""}
+        {names.length
+          ? i18n._("{action} ({count, number})", { action: i18n._(BULK_VERBS[action]), count: names.length })
+          : i18n._(BULK_VERBS[action])}
       </Button>
     );
   };
   return (
     <>
-      <div class="toolbar selection-toolbar" role="toolbar" aria-label={`Actions on ${selected.length} selected jobs`}>
+      <div
+        class="toolbar selection-toolbar"
+        role="toolbar"
+        aria-label={i18n._("{count, plural, one {Actions on # selected job} other {Actions on # selected jobs}}", {
+          count: selected.length,
+        })}
+      >
         {button("run")}
         {button("enable")}
         {button("disable")}
         <Button id="bulk-export" size="sm" disabled={busy} onClick={onExport}>
-          Export ({selected.length})…
+          {i18n._("Export ({count, number})…", { count: selected.length })}
         </Button>
         <Button id="bulk-delete" size="sm" variant="ghost" class="text-danger" disabled={busy} onClick={askDelete}>
-          Delete ({selected.length})…
+          {i18n._("Delete ({count, number})…", { count: selected.length })}
         </Button>
       </div>
       <Dialog
         id="confirm-bulk-delete"
         open={confirming !== null}
         onClose={() => setConfirming(null)}
-        title={confirming && confirming.length > 1 ? `Delete ${confirming.length} jobs?` : "Delete job?"}
+        title={
+          confirming && confirming.length > 1
+            ? i18n._("{count, plural, one {Delete # job?} other {Delete # jobs?}}", { count: confirming.length })
+            : i18n._("Delete job?")
+        }
       >
         <p id="confirm-bulk-delete-text">
-          {confirming && deleteQuestion(confirming)} You can undo it for a few seconds.
+          {confirming && deleteQuestion(confirming)} {i18n._("You can undo it for a few seconds.")}
         </p>
         <footer class="dialog-actions">
           <Button id="confirm-bulk-delete-no" autoFocus onClick={() => setConfirming(null)}>
-            Cancel
+            {i18n._("Cancel")}
           </Button>
           <Button
             id="confirm-bulk-delete-yes"
@@ -106,7 +118,7 @@ export function BulkActions({ collection, selected, deleteRequested, onDeleteHan
               void removeAll(names);
             }}
           >
-            Delete {confirming?.length === 1 ? "1 job" : `${confirming?.length ?? 0} jobs`}
+            {i18n._("{count, plural, one {Delete # job} other {Delete # jobs}}", { count: confirming?.length ?? 0 })}
           </Button>
         </footer>
       </Dialog>

@@ -1,5 +1,7 @@
+import { i18n } from "@lingui/core";
 import { useState } from "preact/hooks";
 import { type FieldError, api, errorsOf, messageOf } from "../../ipc";
+import { fieldErrorText } from "../../logic/fieldErrorMessages";
 import { Dialog } from "../components/Dialog";
 import { Button } from "../components/Button";
 
@@ -28,13 +30,13 @@ export function ImportDialog({ open, collection, onClose, onImported }: Props) {
         setErrors(
           parsed.errors.length
             ? parsed.errors
-            : [{ path: "", code: "BadRequest", message: "No job properties found." }],
+            : [{ path: "", code: "BadRequest", message: i18n._("No job properties found.") }],
         );
         return;
       }
       const jobName = name.trim() || parsed.name || "";
       if (!jobName) {
-        setErrors([{ path: "name", code: "Form", message: "Give the job a name." }]);
+        setErrors([{ path: "name", code: "Form", message: i18n._("Give the job a name.") }]);
         return;
       }
       await api.saveJob(collection, jobName, parsed.properties, true);
@@ -49,16 +51,16 @@ export function ImportDialog({ open, collection, onClose, onImported }: Props) {
   };
 
   return (
-    <Dialog id="import-dialog" open={open} onClose={onClose} title="Import a job">
+    <Dialog id="import-dialog" open={open} onClose={onClose} title={i18n._("Import a job")}>
       <form onSubmit={submit}>
-        <label for="import-file">From a file</label>
+        <label for="import-file">{i18n._("From a file")}</label>
         <input
           id="import-file"
           type="file"
           accept=".json,.jsonc,application/json"
           onChange={(e) => readFile(e.currentTarget.files?.[0])}
         />
-        <label for="import-text">Or paste the job JSON</label>
+        <label for="import-text">{i18n._("Or paste the job JSON")}</label>
         <textarea
           id="import-text"
           rows={10}
@@ -69,24 +71,24 @@ export function ImportDialog({ open, collection, onClose, onImported }: Props) {
           aria-describedby="import-errors"
           onInput={(e) => setText(e.currentTarget.value)}
         />
-        <label for="import-name">Job name</label>
+        <label for="import-name">{i18n._("Job name")}</label>
         <input
           id="import-name"
           value={name}
-          placeholder="from the document when it has one"
+          placeholder={i18n._("from the document when it has one")}
           onInput={(e) => setName(e.currentTarget.value)}
         />
         <ul id="import-errors" class="error-list" aria-live="polite">
           {errors.map((er) => (
             <li key={er.path + er.message}>
               <small class="field-error" data-path={er.path}>
-                {er.path && <code>{er.path}</code>} {er.message}
+                {er.path && <code>{er.path}</code>} {fieldErrorText(er)}
               </small>
             </li>
           ))}
         </ul>
         <footer class="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
+          <Button onClick={onClose}>{i18n._("Cancel")}</Button>
           <Button
             variant="primary"
             id="import-submit"
@@ -94,7 +96,7 @@ export function ImportDialog({ open, collection, onClose, onImported }: Props) {
             aria-busy={busy}
             disabled={busy || text.trim() === ""}
           >
-            Import
+            {i18n._("Import")}
           </Button>
         </footer>
       </form>

@@ -1,5 +1,6 @@
 // What can be done to one job: run it now, enable or disable it, open it, see its history,
 // duplicate, export or delete it. Shown above the jobs table for the selected row, and in the editor.
+import { i18n } from "@lingui/core";
 import { Copy, Download, History, Pencil, Play, Power, Trash2 } from "lucide";
 import { useEffect, useState } from "preact/hooks";
 import { useCommandHandler } from "../../commands/registry";
@@ -50,7 +51,7 @@ export function JobActions({
   const runNow = async () => {
     try {
       await api.runJobNow(collection, job.name);
-      toast(`Running ${job.name} now`);
+      toast(i18n._("Running {name} now", { name: job.name }));
       onChanged(job);
     } catch (e) {
       toast(messageOf(e), "error");
@@ -60,7 +61,7 @@ export function JobActions({
     const enable = job.state !== "Enabled";
     try {
       const s = await api.setJobEnabled(collection, job.name, enable);
-      toast(enable ? `Enabled ${job.name}` : `Disabled ${job.name}`);
+      toast(enable ? i18n._("Enabled {name}", { name: job.name }) : i18n._("Disabled {name}", { name: job.name }));
       onChanged(s);
     } catch (e) {
       toast(messageOf(e), "error");
@@ -71,7 +72,7 @@ export function JobActions({
     const newName = typed || `${duplicating}-copy`;
     try {
       await api.duplicateJob(collection, duplicating, newName);
-      toast(`Duplicated ${duplicating} as ${newName}`);
+      toast(i18n._("Duplicated {name} as {copy}", { name: duplicating, copy: newName }));
       setDuplicating(null);
       setDuplicateError("");
       onChanged(job, newName);
@@ -84,7 +85,9 @@ export function JobActions({
     setConfirmDelete(null);
     try {
       const ticket = await api.deleteJob(collection, name);
-      toastUndoableDeletion(`Deleted ${name}`, `Restored ${name}`, ticket, () => onChanged(null));
+      toastUndoableDeletion(i18n._("Deleted {name}", { name }), i18n._("Restored {name}", { name }), ticket, () =>
+        onChanged(null),
+      );
       onChanged(null);
     } catch (e) {
       toast(messageOf(e), "error");
@@ -95,12 +98,16 @@ export function JobActions({
 
   return (
     <>
-      <div class="toolbar selection-toolbar" role="toolbar" aria-label={`Actions on ${job.name}`}>
+      <div
+        class="toolbar selection-toolbar"
+        role="toolbar"
+        aria-label={i18n._("Actions on {name}", { name: job.name })}
+      >
         <Button id="run-now" size="sm" icon={Play} onClick={runNow}>
-          Run now
+          {i18n._("Run now")}
         </Button>
         <Button id="toggle-enabled" size="sm" icon={Power} disabled={!togglable} onClick={toggle}>
-          {job.state === "Enabled" ? "Disable" : "Enable"}
+          {job.state === "Enabled" ? i18n._("Disable") : i18n._("Enable")}
         </Button>
         {showEdit && (
           <Button
@@ -109,7 +116,7 @@ export function JobActions({
             icon={Pencil}
             onClick={() => navigate({ page: "job", collection, job: job.name })}
           >
-            Edit
+            {i18n._("Edit")}
           </Button>
         )}
         {showHistory && (
@@ -119,14 +126,14 @@ export function JobActions({
             icon={History}
             onClick={() => navigate({ page: "history", collection, job: job.name })}
           >
-            History
+            {i18n._("History")}
           </Button>
         )}
         <Button id="duplicate-job" size="sm" icon={Copy} onClick={() => setDuplicating(job.name)}>
-          Duplicate…
+          {i18n._("Duplicate…")}
         </Button>
         <Button id="export-job" size="sm" icon={Download} onClick={onExport}>
-          Export…
+          {i18n._("Export…")}
         </Button>
         <Button
           id="delete-job"
@@ -136,7 +143,7 @@ export function JobActions({
           icon={Trash2}
           onClick={() => setConfirmDelete(job.name)}
         >
-          Delete…
+          {i18n._("Delete…")}
         </Button>
       </div>
       <ConfirmDeleteDialog job={confirmDelete} onClose={() => setConfirmDelete(null)} onYes={remove} />

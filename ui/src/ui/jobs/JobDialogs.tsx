@@ -1,7 +1,9 @@
+import { i18n } from "@lingui/core";
 import { useState } from "preact/hooks";
 import { Button } from "../components/Button";
 import { Dialog } from "../components/Dialog";
 import { Field } from "../components/Field";
+import { fill, slots } from "../../i18n/rich";
 
 export function ConfirmDeleteDialog({
   job,
@@ -13,16 +15,18 @@ export function ConfirmDeleteDialog({
   onClose: () => void;
 }) {
   return (
-    <Dialog id="confirm-delete" open={job !== null} onClose={onClose} title="Delete job?">
+    <Dialog id="confirm-delete" open={job !== null} onClose={onClose} title={i18n._("Delete job?")}>
       <p>
-        Delete <strong>{job}</strong> and its history? You can undo it for a few seconds.
+        {fill(i18n._("Delete {name} and its history? You can undo it for a few seconds.", slots("name")), {
+          name: <strong>{job}</strong>,
+        })}
       </p>
       <footer class="dialog-actions">
         <Button id="confirm-delete-no" autoFocus onClick={onClose}>
-          Cancel
+          {i18n._("Cancel")}
         </Button>
         <Button id="confirm-delete-yes" variant="danger" onClick={onYes}>
-          Delete
+          {i18n._("Delete")}
         </Button>
       </footer>
     </Dialog>
@@ -41,7 +45,7 @@ export function DuplicateDialog({ job, error, onYes, onClose }: DuplicateProps) 
         setName("");
         onClose();
       }}
-      title={`Duplicate ${job ?? ""}`}
+      title={i18n._("Duplicate {name}", { name: job ?? "" })}
     >
       <form
         onSubmit={(e) => {
@@ -49,7 +53,7 @@ export function DuplicateDialog({ job, error, onYes, onClose }: DuplicateProps) 
           onYes(name.trim());
         }}
       >
-        <Field id="duplicate-name" label="Name of the copy" error={error}>
+        <Field id="duplicate-name" label={i18n._("Name of the copy")} error={error}>
           <input
             id="duplicate-name"
             autoFocus
@@ -62,9 +66,9 @@ export function DuplicateDialog({ job, error, onYes, onClose }: DuplicateProps) 
           />
         </Field>
         <footer class="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
+          <Button onClick={onClose}>{i18n._("Cancel")}</Button>
           <Button id="duplicate-yes" type="submit" variant="primary">
-            Duplicate
+            {i18n._("Duplicate")}
           </Button>
         </footer>
       </form>

@@ -1,6 +1,9 @@
+import { i18n } from "@lingui/core";
 import { ArrowDown, ArrowUp } from "lucide";
 import type { JobSummary } from "../../ipc";
 import { statusBadgeClass } from "../../logic/history";
+import { actionTypeLabel, jobStateLabel } from "../../i18n/terms";
+import { statusLabel } from "../../logic/labels";
 import { type Sort, type SortKey, SORT_LABELS } from "../../logic/jobsTable";
 import { type Column, DataTable } from "../components/DataTable";
 import { Icon } from "../components/Icon";
@@ -29,7 +32,7 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
   const columns: Column<JobSummary>[] = [
     {
       key: "name",
-      header: sortable("name", "Job"),
+      header: sortable("name", i18n._("Job")),
       sort: ariaSort("name"),
       rowHeader: true,
       width: "20%",
@@ -38,19 +41,21 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
           <span class="ellipsis job-name" title={j.name}>
             {j.name}
           </span>
-          <small class="muted action-type">{j.actionType}</small>
+          <small class="muted action-type">{actionTypeLabel(j.actionType)}</small>
         </>
       ),
     },
     {
       key: "state",
-      header: "State",
+      header: i18n._("State"),
       width: "88px",
-      cell: (j) => <span class={statusBadgeClass(j.state === "Enabled" ? "completed" : j.state)}>{j.state}</span>,
+      cell: (j) => (
+        <span class={statusBadgeClass(j.state === "Enabled" ? "completed" : j.state)}>{jobStateLabel(j.state)}</span>
+      ),
     },
     {
       key: "schedule",
-      header: "Schedule",
+      header: i18n._("Schedule"),
       cell: (j) => (
         <span class="schedule-sentence" title={j.sentence}>
           {j.sentence}
@@ -59,7 +64,7 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
     },
     {
       key: "next-run",
-      header: sortable("nextRun", SORT_LABELS.nextRun),
+      header: sortable("nextRun", i18n._(SORT_LABELS.nextRun)),
       sort: ariaSort("nextRun"),
       width: "148px",
       cell: (j) => (
@@ -70,15 +75,15 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
     },
     {
       key: "last-result",
-      header: sortable("lastResult", SORT_LABELS.lastResult),
+      header: sortable("lastResult", i18n._(SORT_LABELS.lastResult)),
       sort: ariaSort("lastResult"),
       width: "148px",
       cell: (j) => (
         <>
           {j.lastStatus ? (
-            <span class={statusBadgeClass(j.lastStatus)}>{j.lastStatus}</span>
+            <span class={statusBadgeClass(j.lastStatus)}>{statusLabel(j.lastStatus)}</span>
           ) : (
-            <span class="muted">never run</span>
+            <span class="muted">{statusLabel("never")}</span>
           )}
           {j.lastRun && (
             <small class="muted last-run" title={formatDateTime(j.lastRun)}>
@@ -90,24 +95,30 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
     },
     {
       key: "executions",
-      header: <span title="Executions">Runs</span>,
+      header: <span title={i18n._("Executions")}>{i18n._("Runs")}</span>,
       numeric: true,
       width: "56px",
       cell: (j) => j.executionCount,
     },
     {
       key: "failures",
-      header: <span title="Failures">Failed</span>,
+      header: <span title={i18n._("Failures")}>{i18n._({ id: "jobs.column.failed", message: "Failed" })}</span>,
       numeric: true,
       width: "64px",
       cell: (j) => j.failureCount,
     },
-    { key: "faulted", header: "Faulted", numeric: true, width: "76px", cell: (j) => j.faultedCount },
+    {
+      key: "faulted",
+      header: i18n._({ id: "jobs.column.faulted", message: "Faulted" }),
+      numeric: true,
+      width: "76px",
+      cell: (j) => j.faultedCount,
+    },
   ];
   return (
     <DataTable
       id="jobs-table"
-      label="Jobs"
+      label={i18n._("Jobs")}
       rows={jobs}
       rowKey={(j) => j.name}
       rowTestId={(j) => `job-row-${j.name}`}
@@ -120,7 +131,11 @@ export function JobsTable({ jobs, selected, sort, onSort, onSelectionChange, onO
         onDelete(name);
         return true;
       }}
-      checkboxes={{ row: (j) => `Select ${j.name}`, all: "Select all shown jobs", allId: "select-all-jobs" }}
+      checkboxes={{
+        row: (j) => i18n._("Select {name}", { name: j.name }),
+        all: i18n._("Select all shown jobs"),
+        allId: "select-all-jobs",
+      }}
     />
   );
 }

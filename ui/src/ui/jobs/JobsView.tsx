@@ -1,3 +1,4 @@
+import { i18n } from "@lingui/core";
 import { Inbox, Plus } from "lucide";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useCommandHandler } from "../../commands/registry";
@@ -13,6 +14,8 @@ import {
   pruneSelection,
   visibleJobs,
 } from "../../logic/jobsTable";
+import { jobStateLabel } from "../../i18n/terms";
+import { statusLabel } from "../../logic/labels";
 import { useCollectionActions } from "../collections/CollectionActions";
 import { Button } from "../components/Button";
 import { EmptyState } from "../components/EmptyState";
@@ -119,38 +122,48 @@ export function JobsView({ collection, title, summary, onCollectionChanged }: Pr
         title={title}
         actions={
           !empty && (
-            <Button id="new-job" variant="primary" icon={Plus} title="New job (Ctrl+N)" onClick={newJob}>
-              New job
+            <Button id="new-job" variant="primary" icon={Plus} title={i18n._("New job (Ctrl+N)")} onClick={newJob}>
+              {i18n._("New job")}
             </Button>
           )
         }
-        menu={{ id: "collection-menu", label: `More actions for ${title}`, items: actions.items() }}
+        menu={{
+          id: "collection-menu",
+          label: i18n._("More actions for {name}", { name: title }),
+          items: actions.items(),
+        }}
       />
       {!empty && jobs && (
-        <FilterBar label="Filter the jobs">
+        <FilterBar label={i18n._("Filter the jobs")}>
           <SearchField
             id="jobs-search"
             ref={search}
-            placeholder="Search by name (Ctrl+F)"
-            aria-label="Search jobs by name"
+            placeholder={i18n._("Search by name (Ctrl+F)")}
+            aria-label={i18n._("Search jobs by name")}
             value={filter.search}
             onInput={(e) => setFilter({ ...filter, search: e.currentTarget.value })}
           />
           <Select
             id="jobs-state-filter"
-            aria-label="State"
+            aria-label={i18n._("State")}
             value={filter.state}
             onChange={(e) => setFilter({ ...filter, state: e.currentTarget.value })}
-            options={[{ value: "", label: "Any state" }, ...options.states.map((s) => ({ value: s, label: s }))]}
+            options={[
+              { value: "", label: i18n._("Any state") },
+              ...options.states.map((s) => ({ value: s, label: jobStateLabel(s) })),
+            ]}
           />
           <Select
             id="jobs-result-filter"
-            aria-label="Last result"
+            aria-label={i18n._("Last result")}
             value={filter.lastResult}
             onChange={(e) => setFilter({ ...filter, lastResult: e.currentTarget.value })}
             options={[
-              { value: "", label: "Any last result" },
-              ...options.results.map((r) => ({ value: r, label: r === NEVER_RUN ? "Never run" : r })),
+              { value: "", label: i18n._("Any last result") },
+              ...options.results.map((r) => ({
+                value: r,
+                label: r === NEVER_RUN ? i18n._("Never run") : statusLabel(r),
+              })),
             ]}
           />
         </FilterBar>
@@ -160,9 +173,11 @@ export function JobsView({ collection, title, summary, onCollectionChanged }: Pr
           {chosen.length === 0 && (
             <>
               <span class="muted" id="selection-label">
-                No job selected
+                {i18n._("No job selected")}
               </span>
-              <span class="muted">Click a job to see its actions; double-click it or press Enter to open it.</span>
+              <span class="muted">
+                {i18n._("Click a job to see its actions; double-click it or press Enter to open it.")}
+              </span>
             </>
           )}
           {single && (
@@ -187,7 +202,7 @@ export function JobsView({ collection, title, summary, onCollectionChanged }: Pr
           {chosen.length > 1 && (
             <>
               <span class="selection-label" id="selection-label">
-                {`${chosen.length} jobs selected`}
+                {i18n._("{count, plural, one {# job selected} other {# jobs selected}}", { count: chosen.length })}
               </span>
               <BulkActions
                 collection={collection}
@@ -206,29 +221,30 @@ export function JobsView({ collection, title, summary, onCollectionChanged }: Pr
       )}
       {loadError && (
         <p class="error-text" role="alert">
-          Could not list the jobs: {loadError}
+          {i18n._("Could not list the jobs: {reason}", { reason: loadError })}
         </p>
       )}
-      {jobs === null && !loadError && <p aria-busy="true">Loading jobs…</p>}
+      {jobs === null && !loadError && <p aria-busy="true">{i18n._("Loading jobs…")}</p>}
       {empty && (
         <EmptyState
-          title={`No jobs in ${title}`}
+          title={i18n._("No jobs in {name}", { name: title })}
           icon={Inbox}
           actions={
             <Button id="new-job" variant="primary" icon={Plus} onClick={newJob}>
-              Create a job
+              {i18n._("Create a job")}
             </Button>
           }
         >
           <p>
-            A job calls a URL, puts a message on a queue or shows a notification — once, or on a schedule you build
-            visually.
+            {i18n._(
+              "A job calls a URL, puts a message on a queue or shows a notification — once, or on a schedule you build visually.",
+            )}
           </p>
         </EmptyState>
       )}
       {jobs && jobs.length > 0 && shown.length === 0 && (
         <p class="muted" id="jobs-none-match">
-          No job matches the search and filters.
+          {i18n._("No job matches the search and filters.")}
         </p>
       )}
       {shown.length > 0 && (

@@ -1,12 +1,14 @@
 // Export a collection, or only the jobs selected in it, to a file: a Kairos bundle (secrets
 // sealed with a passphrase, asked twice, when wanted), an ARM template or a crontab. What the
 // file changed or needs is listed after.
+import { i18n } from "@lingui/core";
 import { useState } from "preact/hooks";
 import { type ExportResult, type FieldError, type TransferFormat, api, errorsOf, messageOf } from "../../ipc";
 import { checkExport, errorsByField, exportFileName } from "../../logic/transfer";
 import { Dialog } from "../components/Dialog";
 import { FieldMessages, PathField } from "./PathField";
 import { Button } from "../components/Button";
+import { fill, slots } from "../../i18n/rich";
 
 // A `jobs` error (a selected job deleted meanwhile) has no field of its own: it shows at the end.
 const FIELDS = ["path", "format", "passphrase", "again"] as const;
@@ -31,7 +33,14 @@ export function ExportDialog({ open, collection, name, jobs = null, onClose }: P
   const [busy, setBusy] = useState(false);
   const by = errorsByField(errors, FIELDS);
   const secrets = format === "Bundle" && withSecrets;
-  const what = jobs ? (jobs.length === 1 ? `${jobs[0]} from ${name}` : `${jobs.length} jobs of ${name}`) : name;
+  const title = jobs
+    ? jobs.length === 1
+      ? i18n._("Export {jobName} from {collection}", { jobName: jobs[0], collection: name })
+      : i18n._("{count, plural, one {Export # job of {collection}} other {Export # jobs of {collection}}}", {
+          count: jobs.length,
+          collection: name,
+        })
+    : i18n._("Export {collection}", { collection: name });
   const fileBase = jobs ? (jobs.length === 1 ? jobs[0] : `${name}-${jobs.length}-jobs`) : name;
 
   const submit = async (e: Event) => {
@@ -61,10 +70,10 @@ export function ExportDialog({ open, collection, name, jobs = null, onClose }: P
   };
 
   return (
-    <Dialog id="export-dialog" size="wide" open={open} onClose={onClose} title={`Export ${what}`}>
+    <Dialog id="export-dialog" size="wide" open={open} onClose={onClose} title={title}>
       <form class="transfer-form" onSubmit={submit}>
         <div class="field">
-          <label for="export-format">Format</label>
+          <label for="export-format">{i18n._("Format")}</label>
           <select
             id="export-format"
             value={format}
@@ -74,9 +83,9 @@ export function ExportDialog({ open, collection, name, jobs = null, onClose }: P
               setDone(null);
             }}
           >
-            <option value="Bundle">Kairos bundle (the collection, its calendars and jobs)</option>
-            <option value="Template">ARM template (Azure; secrets become parameters)</option>
-            <option value="Crontab">Crontab (the jobs cron can express)</option>
+            <option value="Bundle">{i18n._("Kairos bundle (the collection, its calendars and jobs)")}</option>
+            <option value="Template">{i18n._("ARM template (Azure; secrets become parameters)")}</option>
+            <option value="Crontab">{i18n._("Crontab (the jobs cron can express)")}</option>
           </select>
           <FieldMessages id="export-format" field="format" errors={by.format ?? []} />
         </div>
@@ -88,13 +97,13 @@ export function ExportDialog({ open, collection, name, jobs = null, onClose }: P
               checked={withSecrets}
               onChange={(e) => setWithSecrets(e.currentTarget.checked)}
             />
-            With the jobs' secrets, sealed with a passphrase
+            {i18n._("With the jobs' secrets, sealed with a passphrase")}
           </label>
         )}
         {secrets && (
           <div class="grid">
             <div class="field">
-              <label for="export-passphrase">Passphrase</label>
+              <label for="export-passphrase">{i18n._("Passphrase")}</label>
               <input
                 id="export-passphrase"
                 type="password"
@@ -106,7 +115,7 @@ export function ExportDialog({ open, collection, name, jobs = null, onClose }: P
               <FieldMessages id="export-passphrase" field="passphrase" errors={by.passphrase ?? []} />
             </div>
             <div class="field">
-              <label for="export-passphrase-again">Passphrase again</label>
+              <label for="export-passphrase-again">{i18n._("Passphrase again")}</label>
               <input
                 id="export-passphrase-again"
                 type="password"
@@ -121,16 +130,16 @@ export function ExportDialog({ open, collection, name, jobs = null, onClose }: P
         )}
         <PathField
           id="export-path"
-          label="Save as"
+          label={i18n._("Save as")}
           value={path}
           onInput={(v) => {
             setPath(v);
             setDone(null);
           }}
           errors={by.path}
-          placeholder={`/home/you/${exportFileName(fileBase, format)}`}
-          pick={{ kind: "save", title: `Export ${what}`, defaultPath: exportFileName(fileBase, format) }}
-          hint={secrets ? "The file is made readable by you only." : undefined}
+          placeholder={i18n._("/home/you/{file}", { file: exportFileName(fileBase, format) })}
+          pick={{ kind: "save", title, defaultPath: exportFileName(fileBase, format) }}
+          hint={secrets ? i18n._("The file is made readable by you only.") : undefined}
         />
         {by[""] && (
           <p id="export-error" class="error-text" role="alert">
@@ -139,9 +148,7 @@ export function ExportDialog({ open, collection, name, jobs = null, onClose }: P
         )}
         {done && (
           <div id="export-done" role="status">
-            <p>
-              Saved to <code>{done.path}</code>.
-            </p>
+            <p>{fill(i18n._("Saved to {path}.", slots("path")), { path: <code>{done.path}</code> })}</p>
             {done.warnings.length > 0 && (
               <ul id="export-warnings" class="warning-list">
                 {done.warnings.map((w) => (
@@ -153,10 +160,10 @@ export function ExportDialog({ open, collection, name, jobs = null, onClose }: P
         )}
         <footer class="dialog-actions">
           <Button id="export-close" onClick={onClose}>
-            {done ? "Done" : "Cancel"}
+            {done ? i18n._("Done") : i18n._("Cancel")}
           </Button>
           <Button variant="primary" id="export-submit" type="submit" aria-busy={busy} disabled={busy}>
-            Export
+            {i18n._("Export")}
           </Button>
         </footer>
       </form>

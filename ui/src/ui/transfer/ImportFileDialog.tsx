@@ -1,6 +1,7 @@
 // Import a file of collections and jobs: a Kairos bundle, an ARM template (with its parameters
 // file) or a crontab. Preview first (what would happen to each job), then Import; the report
 // stays shown (docs/semantics.md, "Import and export").
+import { i18n } from "@lingui/core";
 import { useEffect, useState } from "preact/hooks";
 import {
   type FieldError,
@@ -75,7 +76,13 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
 
   const counts = result && importCounts(result);
   return (
-    <Dialog id="import-file-dialog" size="wide" open={open} onClose={onClose} title="Import collections and jobs">
+    <Dialog
+      id="import-file-dialog"
+      size="wide"
+      open={open}
+      onClose={onClose}
+      title={i18n._("Import collections and jobs")}
+    >
       <form
         class="transfer-form"
         onSubmit={(e) => {
@@ -85,19 +92,19 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
       >
         <PathField
           id="import-path"
-          label="File"
+          label={i18n._("File")}
           value={path}
           onInput={(v) => {
             setPath(v);
             setResult(null);
           }}
           errors={by.path}
-          placeholder="/home/you/jobs.json"
-          pick={{ kind: "file", title: "Import a file" }}
-          hint="A Kairos bundle or an ARM template (JSON, told apart by their contents), or a crontab."
+          placeholder={i18n._("/home/you/kairos.json")}
+          pick={{ kind: "file", title: i18n._("Import a file") }}
+          hint={i18n._("A Kairos bundle or an ARM template (JSON, told apart by their contents), or a crontab.")}
         />
         <div class="field">
-          <label for="import-format">Format</label>
+          <label for="import-format">{i18n._("Format")}</label>
           <select
             id="import-format"
             value={choice}
@@ -108,28 +115,28 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
             }}
           >
             <option value="auto">
-              {format === "Crontab" ? "Crontab (by its name)" : "Bundle or template (from the JSON)"}
+              {format === "Crontab" ? i18n._("Crontab (by its name)") : i18n._("Bundle or template (from the JSON)")}
             </option>
-            <option value="Bundle">Kairos bundle</option>
-            <option value="Template">ARM template</option>
-            <option value="Crontab">Crontab</option>
+            <option value="Bundle">{i18n._("Kairos bundle")}</option>
+            <option value="Template">{i18n._("ARM template")}</option>
+            <option value="Crontab">{i18n._("Crontab")}</option>
           </select>
           <FieldMessages id="import-format" field="format" errors={by.format ?? []} />
         </div>
         {shown.parameters && (
           <PathField
             id="import-parameters"
-            label="Parameters file (templates)"
+            label={i18n._("Parameters file (templates)")}
             value={parametersPath}
             onInput={setParametersPath}
             errors={by.parametersPath}
-            placeholder="optional: /home/you/jobs.parameters.json"
-            pick={{ kind: "file", title: "The template's parameters" }}
+            placeholder={i18n._("optional: /home/you/kairos.parameters.json")}
+            pick={{ kind: "file", title: i18n._("The template's parameters") }}
           />
         )}
         {shown.collection && (
           <div class="field">
-            <label for="import-collection">Into collection</label>
+            <label for="import-collection">{i18n._("Into collection")}</label>
             <input
               id="import-collection"
               value={collection}
@@ -142,7 +149,7 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
         )}
         {shown.passphrase && (
           <div class="field">
-            <label for="import-passphrase">Passphrase of the bundle's secrets</label>
+            <label for="import-passphrase">{i18n._("Passphrase of the bundle's secrets")}</label>
             <input
               id="import-passphrase"
               type="password"
@@ -163,7 +170,7 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
               checked={replace}
               onChange={(e) => setReplace(e.currentTarget.checked)}
             />
-            Replace jobs that exist (otherwise they are skipped)
+            {i18n._("Replace jobs that exist (otherwise they are skipped)")}
           </label>
           <label>
             <input
@@ -172,7 +179,7 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
               checked={continueOnError}
               onChange={(e) => setContinueOnError(e.currentTarget.checked)}
             />
-            Continue on error: import what can be imported (otherwise all or nothing)
+            {i18n._("Continue on error: import what can be imported (otherwise all or nothing)")}
           </label>
         </fieldset>
         {by[""] && (
@@ -183,10 +190,10 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
         {result && <ReportTable result={result} />}
         <footer class="dialog-actions">
           <Button id="import-close" onClick={onClose}>
-            {result?.written ? "Done" : "Cancel"}
+            {result?.written ? i18n._("Done") : i18n._("Cancel")}
           </Button>
           <Button id="import-preview" type="submit" aria-busy={busy} disabled={busy || !path.trim()}>
-            Preview
+            {i18n._("Preview")}
           </Button>
           <Button
             variant="primary"
@@ -196,8 +203,10 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
             onClick={() => go(true)}
           >
             {counts && !result?.written && counts.created + counts.replaced > 0
-              ? `Import ${counts.created + counts.replaced} jobs`
-              : "Import"}
+              ? i18n._("{count, plural, one {Import # job} other {Import # jobs}}", {
+                  count: counts.created + counts.replaced,
+                })
+              : i18n._("Import")}
           </Button>
         </footer>
       </form>

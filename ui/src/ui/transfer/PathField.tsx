@@ -1,5 +1,6 @@
 // A path typed or chosen with "Browse…" (the system's dialog): typing keeps working everywhere,
 // and the e2e tests type, since WebDriver cannot drive a native dialog.
+import { i18n } from "@lingui/core";
 import { type PickPath, messageOf, pickPath } from "../../ipc";
 import { toast } from "../toast";
 import { Button } from "../components/Button";
@@ -21,7 +22,7 @@ export function PathField({ id, label, value, onInput, errors = [], pick, placeh
       const chosen = await pickPath({ ...pick, defaultPath: value || pick.defaultPath });
       if (chosen) onInput(chosen);
     } catch (e) {
-      toast(`Could not open the dialog: ${messageOf(e)}`, "error");
+      toast(i18n._("Could not open the dialog: {reason}", { reason: messageOf(e) }), "error");
     }
   };
   return (
@@ -40,7 +41,7 @@ export function PathField({ id, label, value, onInput, errors = [], pick, placeh
           onInput={(e) => onInput(e.currentTarget.value)}
         />
         <Button id={`${id}-browse`} onClick={browse}>
-          Browse…
+          {i18n._("Browse…")}
         </Button>
       </div>
       {hint && <small class="hint">{hint}</small>}

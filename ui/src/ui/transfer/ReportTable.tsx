@@ -1,5 +1,6 @@
 // An import's report: each collection and job with its outcome and why, then the file's problems
 // ("refused") and notes, and the counts (the same words as `kairos import`).
+import { i18n } from "@lingui/core";
 import type { ImportResult } from "../../ipc";
 import { importSummary, reportRows } from "../../logic/transfer";
 
@@ -8,7 +9,7 @@ export function ReportTable({ result }: { result: ImportResult }) {
   return (
     <section
       id="import-report"
-      aria-label="Import report"
+      aria-label={i18n._("Import report")}
       data-written={String(result.written)}
       data-dry-run={String(result.dryRun)}
     >
@@ -19,16 +20,16 @@ export function ReportTable({ result }: { result: ImportResult }) {
         <table class="report-table striped">
           <thead>
             <tr>
-              <th>Outcome</th>
-              <th>Collection</th>
-              <th>Job</th>
-              <th>From</th>
-              <th>Why</th>
+              <th>{i18n._("Outcome")}</th>
+              <th>{i18n._("Collection")}</th>
+              <th>{i18n._("Job")}</th>
+              <th>{i18n._("From")}</th>
+              <th>{i18n._("Why")}</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.key} data-testid={r.job ? `import-row-${r.job}` : undefined} data-outcome={r.outcome}>
+              <tr key={r.key} data-testid={r.job ? `import-row-${r.job}` : undefined} data-outcome={r.code}>
                 <td class={`outcome tone-${r.tone}`}>{r.outcome}</td>
                 <td>{r.collection || "–"}</td>
                 <td>{r.job || "–"}</td>
