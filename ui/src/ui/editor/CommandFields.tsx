@@ -48,7 +48,7 @@ export function CommandFields({ prefix: p, value, onChange }: Props) {
         label={value.shell ? i18n._("Command line") : i18n._("Program")}
         value={value.program}
         mono
-        placeholder={value.shell ? "backup.sh --all && echo done" : i18n._("/usr/bin/rsync, or a name on PATH")}
+        placeholder={value.shell ? i18n._("backup.sh --all && echo done") : i18n._("/usr/bin/rsync, or a name on PATH")}
         onInput={(program) => set({ program })}
         after={
           !value.shell && (
@@ -104,7 +104,7 @@ export function CommandFields({ prefix: p, value, onChange }: Props) {
           id={`${p}cmd-timeout`}
           label={i18n._("Timeout")}
           value={value.timeout}
-          placeholder="PT1H"
+          placeholder={i18n._("PT1H")}
           onInput={(timeout) => set({ timeout })}
         />
         <TextField

@@ -22,10 +22,10 @@ export function HttpFields({ prefix: p, value, onChange, stored }: Props) {
         />
         <TextField
           id={`${p}http-uri`}
-          label="URL"
+          label={i18n._("URL")}
           type="url"
           value={value.uri}
-          placeholder="https://example.com/hook"
+          placeholder={i18n._("https://example.com/hook")}
           onInput={(uri) => set({ uri })}
         />
       </div>
@@ -142,14 +142,14 @@ function AuthFields({
               id={`${p}auth-tenant`}
               label={i18n._("Tenant")}
               value={value.tenant}
-              placeholder="contoso.onmicrosoft.com"
+              placeholder={i18n._("contoso.onmicrosoft.com")}
               onInput={(tenant) => set({ tenant })}
             />
             <TextField
               id={`${p}auth-audience`}
               label={i18n._("Audience")}
               value={value.audience}
-              placeholder="https://management.core.windows.net/"
+              placeholder={i18n._("https://management.core.windows.net/")}
               onInput={(audience) => set({ audience })}
             />
           </div>

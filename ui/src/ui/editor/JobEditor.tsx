@@ -188,7 +188,7 @@ export function JobEditor({ collection, collectionName, job }: Props) {
               <Button
                 id="save-job"
                 variant="primary"
-                title="Ctrl+S"
+                title={i18n._("Ctrl+S")}
                 aria-busy={saving}
                 disabled={saving}
                 onClick={save}
@@ -238,7 +238,7 @@ export function JobEditor({ collection, collectionName, job }: Props) {
                 label={i18n._("Name")}
                 value={name}
                 readOnly={!isNew}
-                placeholder="nightly-report"
+                placeholder={i18n._("nightly-report")}
                 onInput={setName}
               />
               <SelectField
@@ -265,7 +265,7 @@ export function JobEditor({ collection, collectionName, job }: Props) {
               onChange={(to) => void switchTab(to)}
               tabs={[
                 { value: "form", label: i18n._("Form"), id: "tab-form", panel: "panel-form" },
-                { value: "json", label: "JSON", id: "tab-json", panel: "panel-json" },
+                { value: "json", label: i18n._("JSON"), id: "tab-json", panel: "panel-json" },
               ]}
             />
             {tab === "form" ? (

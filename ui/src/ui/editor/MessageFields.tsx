@@ -14,7 +14,7 @@ export function StorageQueueFields({ prefix: p, value, onChange, stored }: Sub<Q
           id={`${p}sq-account`}
           label={i18n._("Storage account")}
           value={value.storageAccount}
-          placeholder="mystorageaccount"
+          placeholder={i18n._("mystorageaccount")}
           onInput={(storageAccount) => set({ storageAccount })}
         />
         <TextField
@@ -64,7 +64,7 @@ export function ServiceBusFields({
           id={`${p}sb-namespace`}
           label={i18n._("Namespace")}
           value={value.namespace}
-          placeholder="my-namespace"
+          placeholder={i18n._("my-namespace")}
           onInput={(namespace) => set({ namespace })}
         />
         {topic ? (
@@ -88,7 +88,7 @@ export function ServiceBusFields({
           id={`${p}sb-key-name`}
           label={i18n._("SAS key name")}
           value={value.keyName}
-          placeholder="RootManageSharedAccessKey"
+          placeholder={i18n._("RootManageSharedAccessKey")}
           onInput={(keyName) => set({ keyName })}
         />
         <SecretField
@@ -139,7 +139,7 @@ export function NotificationFields({ prefix: p, value, onChange }: Sub<Notificat
         id={`${p}notify-title`}
         label={i18n._("Title")}
         value={value.title}
-        placeholder="Kairos"
+        placeholder={i18n._("Kairos")}
         onInput={(title) => set({ title })}
       />
       <TextArea id={`${p}notify-body`} label={i18n._("Text")} value={value.body} onInput={(body) => set({ body })} />

@@ -178,7 +178,7 @@ function Advanced({ value, set }: { value: RecurrenceForm; set: (p: Partial<Recu
             id="rec-catch-up-max-age"
             label={i18n._("None older than")}
             mono
-            placeholder="P1D"
+            placeholder={i18n._("P1D")}
             value={value.catchUpMaxAge}
             onInput={(catchUpMaxAge) => set({ catchUpMaxAge })}
           />

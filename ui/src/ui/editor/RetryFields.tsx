@@ -37,7 +37,7 @@ export function RetryFields({
             label={value.type === "Exponential" ? i18n._("First wait") : i18n._("Wait between tries")}
             mono
             value={value.interval}
-            placeholder="PT30S"
+            placeholder={i18n._("PT30S")}
             hint={i18n._("ISO 8601: PT30S, PT5M, PT1H")}
             onInput={(interval) => set({ interval })}
           />
@@ -69,7 +69,7 @@ export function RetryFields({
             label={i18n._("Longest wait")}
             mono
             value={value.maxInterval}
-            placeholder="PT1H"
+            placeholder={i18n._("PT1H")}
             onInput={(maxInterval) => set({ maxInterval })}
           />
         </div>

@@ -47,7 +47,7 @@ export function TimeZoneField({ value, onChange }: { value: string; onChange: (v
         label={i18n._("Time zone")}
         list="time-zone-list"
         value={value}
-        placeholder="UTC"
+        placeholder={i18n._("UTC")}
         hint={i18n._("Times are on this zone's clock, daylight saving included. Empty: UTC, as Azure did.")}
         onInput={onChange}
       />

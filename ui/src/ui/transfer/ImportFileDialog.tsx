@@ -140,7 +140,7 @@ export function ImportFileDialog({ open, onClose, onImported }: Props) {
             <input
               id="import-collection"
               value={collection}
-              placeholder="crontab"
+              placeholder={i18n._("crontab")}
               onInput={(e) => setCollection(e.currentTarget.value)}
               aria-invalid={by.collection ? "true" : undefined}
             />
