@@ -131,7 +131,7 @@ function pairs(): Record<Locale, { where: string; en: string; text: string }[]> 
 }
 
 const catalogs = pairs();
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A message without its placeholders (`{ $job }`, `{name}`) and menu mnemonics (`&Jobs`). */
 const words = (s: string) => s.replace(/\{\s*\$?[\w.-]+\s*\}/g, " ").replace(/&(?=\p{L})/gu, "");
 
@@ -149,7 +149,7 @@ describe("the glossary", () => {
         const text = words(pair.text);
         if (!text) continue;
         for (const { en: term, stem } of stems) {
-          const names = new RegExp(`\\b${escape(term)}s?\\b`, "i").test(en);
+          const names = new RegExp(`\\b${escapeRegex(term)}s?\\b`, "i").test(en);
           if (names && !text.toLowerCase().includes(stem[locale].toLowerCase())) {
             wrong.push(`${where}: "${en}" → "${text}" lacks "${stem[locale]}" (${term})`);
           }
@@ -157,7 +157,7 @@ describe("the glossary", () => {
         for (const word of never[locale] ?? []) {
           const found = /^[\p{Script=Han}]/u.test(word)
             ? text.includes(word)
-            : new RegExp(`(^|[^\\p{L}])${escape(word)}([^\\p{L}]|$)`, "iu").test(text);
+            : new RegExp(`(^|[^\\p{L}])${escapeRegex(word)}([^\\p{L}]|$)`, "iu").test(text);
           if (found) wrong.push(`${where}: "${text}" uses "${word}", which the glossary forbids`);
         }
       }
