@@ -8,6 +8,7 @@ use crate::commands::{
     DESKTOP_SUBSCRIPTION,
 };
 use crate::dto::*;
+use kairos_core::validate::FieldRule;
 use kairos_engine::settings::PAUSED;
 use kairos_engine::{CollectionKey, EngineError, ErrorKind};
 use serde_json::{json, Value};
@@ -71,17 +72,15 @@ fn on_fields(e: EngineError, name_taken: bool) -> CommandError {
         }
     }
     if conflict && error.errors.is_empty() {
-        let (path, message) = if name_taken {
-            (
-                "name",
-                "a collection with this name already exists".to_string(),
-            )
+        let field = if name_taken {
+            FieldError {
+                code: error.code.clone(),
+                ..crate::commands::field_error(&FieldRule::CollectionNameTaken.at("name"))
+            }
         } else {
-            ("plan", error.message.clone())
+            FieldError::english("plan", error.code.clone(), error.message.clone())
         };
-        error
-            .errors
-            .push(FieldError::english(path, error.code.clone(), message));
+        error.errors.push(field);
     }
     error
 }

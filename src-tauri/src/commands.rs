@@ -9,7 +9,7 @@ use kairos_core::document::{from_value_at, parse_lenient_json, properties_of_doc
 use kairos_core::model::{
     BlackoutRef, JobDefinition, JobHistoryDefinition, JobProperties, NamedCalendars,
 };
-use kairos_core::validate::validate_job_with;
+use kairos_core::validate::{validate_job_with, FieldRule};
 use kairos_core::ValidationErrors;
 use kairos_engine::{CollectionKey, Engine, EngineError, JobKey};
 use kairos_local::settings;
@@ -133,12 +133,15 @@ pub fn create_collection(d: &Desktop, name: &str) -> CommandResult<CollectionSum
 
 /// An engine error about a name, as an error on the form's `name` field: the engine names the
 /// field as the API does (`jobName`, `jobCollectionName`); a conflict means the name is taken.
-/// `taken`: the sentence for a conflict when creating.
-fn name_field_error(e: EngineError, api_field: &str, taken: Option<&str>) -> CommandError {
+/// `taken`: the rule a conflict breaks when creating.
+fn name_field_error(e: EngineError, api_field: &str, taken: Option<FieldRule>) -> CommandError {
     let conflict = e.kind() == kairos_engine::ErrorKind::Conflict;
     let mut error = CommandError::from(e);
     if let (true, Some(taken)) = (conflict, taken) {
-        error.errors = vec![FieldError::english("name", "Conflict", taken)];
+        error.errors = vec![FieldError {
+            code: "Conflict".into(),
+            ..field_error(&taken.at("name"))
+        }];
     }
     for field in &mut error.errors {
         if field.path == api_field {
@@ -299,9 +302,9 @@ pub fn save_job(
     let body = json!({ "properties": properties });
     let put = if create {
         // Created only if absent, decided in the engine's write transaction.
-        d.engine.create_job(&key, body).map_err(|e| {
-            name_field_error(e, "jobName", Some("a job with this name already exists"))
-        })?
+        d.engine
+            .create_job(&key, body)
+            .map_err(|e| name_field_error(e, "jobName", Some(FieldRule::JobNameTaken)))?
     } else {
         d.engine
             .put_job_keeping_secrets(&key, body)

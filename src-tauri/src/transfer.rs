@@ -13,6 +13,7 @@ use crate::commands::{
     DESKTOP_SUBSCRIPTION,
 };
 use crate::dto::*;
+use kairos_core::validate::FieldRule;
 use kairos_engine::export::{history_csv, to_document, ExportFormat};
 use kairos_engine::import::{ImportBatch, ImportOptions, ImportOutcome, ImportReport, Placement};
 use kairos_import::bundle::{BundleError, SealError};
@@ -183,10 +184,10 @@ pub fn export(d: &Desktop, request: &ExportRequest) -> CommandResult<ExportResul
     let with_secrets = request.with_secrets && request.format == TransferFormat::Bundle;
     let passphrase = request.passphrase.clone().unwrap_or_default();
     if with_secrets && passphrase.is_empty() {
-        return Err(field(
+        return Err(broke(
             "passphrase",
             "PassphraseEmpty",
-            "give a passphrase to seal the secrets with",
+            FieldRule::PassphraseRequired,
         ));
     }
     let format = match request.format {
@@ -308,17 +309,32 @@ fn read_file(path: &str, at: &str) -> CommandResult<String> {
 fn absolute<'a>(path: &'a str, at: &str) -> CommandResult<&'a Path> {
     let trimmed = path.trim();
     if trimmed.is_empty() {
-        return Err(field(at, "BadRequest", "choose a file"));
+        return Err(broke(at, "BadRequest", FieldRule::FileRequired));
     }
     let p = Path::new(trimmed);
     if !p.is_absolute() {
-        return Err(field(
+        return Err(broke(
             at,
             "BadRequest",
-            format!("give the full path ({trimmed} is relative)"),
+            FieldRule::PathNotAbsolute {
+                got: trimmed.to_string(),
+            },
         ));
     }
     Ok(p)
+}
+
+/// A rule one field of the dialog broke: the window says it in its user's language.
+fn broke(path: &str, code: &str, rule: FieldRule) -> CommandError {
+    let error = FieldError {
+        code: code.to_string(),
+        ..crate::commands::field_error(&rule.at(path))
+    };
+    CommandError {
+        code: code.to_string(),
+        message: error.message.clone(),
+        errors: vec![error],
+    }
 }
 
 /// An error on one field of the dialog.

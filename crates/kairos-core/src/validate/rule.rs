@@ -203,6 +203,12 @@ rules! {
     NoExitCodes => "no_exit_codes",
     TooManyExitCodes { max: usize } => "too_many_exit_codes",
     NotAnExitCode { got: i64 } => "not_an_exit_code",
+    /// The window's own forms: a name taken when creating, a file to choose.
+    JobNameTaken => "job_name_taken",
+    CollectionNameTaken => "collection_name_taken",
+    FileRequired => "file_required",
+    PathNotAbsolute { got: String } => "path_not_absolute",
+    PassphraseRequired => "passphrase_required",
 }
 
 impl FieldRule {
@@ -441,6 +447,11 @@ impl FieldRule {
             NotAnExitCode { got } => format!(
                 "{got} is not an exit code: it must be between -2147483648 and 4294967295"
             ),
+            JobNameTaken => "a job with this name already exists".into(),
+            CollectionNameTaken => "a collection with this name already exists".into(),
+            FileRequired => "choose a file".into(),
+            PathNotAbsolute { got } => format!("give the full path ({got} is relative)"),
+            PassphraseRequired => "give a passphrase to seal the secrets with".into(),
         }
     }
 
