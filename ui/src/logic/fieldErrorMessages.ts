@@ -113,6 +113,11 @@ export const RULE_MESSAGES: Readonly<Record<string, string>> = {
   no_exit_codes: /*i18n*/ "List at least one exit code (leave the field empty for 0).",
   too_many_exit_codes: /*i18n*/ "At most {max, number} exit codes are allowed.",
   not_an_exit_code: /*i18n*/ "{got} is not an exit code: it must be between -2147483648 and 4294967295.",
+  job_name_taken: /*i18n*/ "A job with this name already exists.",
+  collection_name_taken: /*i18n*/ "A job collection with this name already exists.",
+  file_required: /*i18n*/ "Choose a file.",
+  path_not_absolute: /*i18n*/ "Give the full path ({got} is relative).",
+  passphrase_required: /*i18n*/ "Give a passphrase to seal the secrets with.",
 };
 
 type ArgValue = string | number;
