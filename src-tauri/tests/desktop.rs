@@ -108,6 +108,43 @@ fn saving_an_existing_name_as_new_is_refused_and_bad_input_names_the_field() {
     assert_eq!(unknown.errors[0].path, "collection");
 }
 
+/// The window says a field error in its user's language: each reaches it with the rule the
+/// core named and that rule's arguments (numbers as numbers), beside the English sentence.
+#[test]
+fn field_errors_reach_the_window_with_their_rule_and_arguments() {
+    let s = setup();
+    let d = &s.desktop;
+    let id = c::create_collection(d, "default").unwrap().id;
+    let mut long = last_friday_at_0515();
+    long["action"]["request"]["uri"] = json!(format!("http://h/{}", "a".repeat(2050)));
+    let err = c::save_job(d, &id, "long", long, true).unwrap_err();
+    let uri = err
+        .errors
+        .iter()
+        .find(|e| e.path == "properties.action.request.uri")
+        .unwrap_or_else(|| panic!("{err:?}"));
+    assert_eq!(uri.rule.as_deref(), Some("too_long"));
+    assert_eq!(
+        serde_json::to_value(uri).unwrap(),
+        json!({
+            "path": "properties.action.request.uri",
+            "code": "BadRequest",
+            "message": "may be at most 2048 characters; got 2059",
+            "rule": "too_long",
+            "args": {"got": 2059.0, "max": 2048.0},
+        })
+    );
+
+    c::save_job(d, &id, "report", last_friday_at_0515(), true).unwrap();
+    let taken = c::save_job(d, &id, "report", last_friday_at_0515(), true).unwrap_err();
+    assert_eq!(taken.errors[0].rule.as_deref(), Some("job_name_taken"));
+    assert_eq!(taken.errors[0].code, "Conflict");
+    // Problems found outside the rules keep their English alone.
+    let unknown = c::list_jobs(d, "no-such-id").unwrap_err();
+    assert_eq!(unknown.errors[0].rule, None);
+    assert!(unknown.errors[0].args.is_empty());
+}
+
 #[test]
 fn secrets_never_come_back_and_survive_an_edit_that_leaves_them_out() {
     let s = setup();
