@@ -89,7 +89,13 @@ function check(p: Obj): FieldError[] {
   const a = o(p.action);
   const errors: FieldError[] = [];
   if (/^https?$/i.test(String(a.type)) && !o(a.request).uri)
-    errors.push({ path: "properties.action.request.uri", code: "BadRequest", message: "uri is required" });
+    errors.push({
+      path: "properties.action.request.uri",
+      code: "BadRequest",
+      message: "is required",
+      rule: "required",
+      args: {},
+    });
   const minutes = o(o(p.recurrence).schedule).minutes;
   for (const [i, m] of (Array.isArray(minutes) ? minutes : []).entries())
     if (typeof m !== "number" || m < 0 || m > 59)
@@ -97,6 +103,9 @@ function check(p: Obj): FieldError[] {
         path: `properties.recurrence.schedule.minutes[${i}]`,
         code: "BadRequest",
         message: `minutes must be between 0 and 59; got ${m}`,
+        // As the engine names it (crates/kairos-core/src/validate/rule.rs), so the window says it in its language.
+        rule: "list_value_out_of_range",
+        args: { unit: "minutes", min: 0, max: 59, got: typeof m === "number" ? m : String(m) },
       });
   return errors;
 }
