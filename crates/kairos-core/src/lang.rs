@@ -60,7 +60,11 @@ impl Lang {
             .next()
             .unwrap_or_default()
             .replace('_', "-");
-        let primary = base.split('-').next().unwrap_or_default().to_ascii_lowercase();
+        let primary = base
+            .split('-')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
         match primary.as_str() {
             "en" => Some(Lang::En),
             "zh" => Some(Lang::ZhTw),
