@@ -171,14 +171,16 @@ pub fn list_jobs(d: &Desktop, collection: &str) -> CommandResult<Vec<JobSummary>
     let key = collection_key(collection)?;
     // Read once for the whole list, when a job names one of them.
     let calendars = OnceCell::new();
+    let language = crate::language::choice(&d.engine);
     all_jobs(d, &key)?
         .iter()
-        .map(|def| job_summary_with(d, &key, def, &calendars))
+        .map(|def| job_summary_with(d, &key, def, &calendars, language))
         .collect()
 }
 
 fn job_summary(d: &Desktop, key: &CollectionKey, def: &JobDefinition) -> CommandResult<JobSummary> {
-    job_summary_with(d, key, def, &OnceCell::new())
+    let language = crate::language::choice(&d.engine);
+    job_summary_with(d, key, def, &OnceCell::new(), language)
 }
 
 /// `calendars`: the collection's, once read (for the jobs that name them).
@@ -187,6 +189,7 @@ fn job_summary_with(
     key: &CollectionKey,
     def: &JobDefinition,
     calendars: &OnceCell<NamedCalendars>,
+    language: kairos_i18n::Choice,
 ) -> CommandResult<JobSummary> {
     // ARM names a job `collection/job`.
     let name = job_name(def);
@@ -211,6 +214,7 @@ fn job_summary_with(
             props,
             d.engine.clock().now(),
             named_calendars(d, key, props, calendars)?,
+            language,
         ),
         next_run: status.next_execution_time.map(rfc3339),
         last_run: status.last_execution_time.map(rfc3339),
@@ -510,6 +514,7 @@ pub fn preview_job(d: &Desktop, request: &PreviewRequest) -> CommandResult<Previ
         request,
         d.engine.clock().now(),
         calendars.as_ref(),
+        crate::language::choice(&d.engine),
     ))
 }
 

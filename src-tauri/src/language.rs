@@ -69,4 +69,32 @@ mod tests {
         assert_eq!(get(&d).unwrap().setting.as_deref(), Some("de"), "unchanged");
         assert_eq!(set(&d, None).unwrap().setting, None, "follow the system");
     }
+
+    /// The schedule sentence follows the saved language (unless KAIROS_LANG forces one).
+    #[test]
+    fn the_preview_sentence_speaks_the_saved_language() {
+        if kairos_i18n::env_override().is_some() {
+            return;
+        }
+        let d = desktop();
+        let request = crate::dto::PreviewRequest {
+            properties: crate::dto::Json(serde_json::json!({
+                "action": {"type": "Http", "request": {"method": "GET", "uri": "http://127.0.0.1:9/"}},
+                "recurrence": {"frequency": "Month", "interval": 1, "schedule": {
+                    "monthlyOccurrences": [{"day": "Friday", "occurrence": -1}],
+                    "hours": [5], "minutes": [15]}}
+            })),
+            count: 3,
+            month: None,
+            collection: None,
+        };
+        let sentence = |tag: Option<&str>| {
+            set(&d, tag).unwrap();
+            crate::commands::preview_job(&d, &request).unwrap().sentence
+        };
+        let de = sentence(Some("de"));
+        assert!(de.contains("letzten Freitag"), "{de}");
+        assert!(sentence(Some("zh-TW")).contains("最後一個星期五"));
+        assert!(sentence(Some("en")).contains("last Friday"));
+    }
 }

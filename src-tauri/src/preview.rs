@@ -4,14 +4,16 @@
 use crate::commands::field_error;
 use crate::dto::{FieldError, PreviewRequest, PreviewResult};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
-use kairos_core::describe::{describe_job, describe_schedule};
+use kairos_core::describe::{
+    blackout_note, describe_job, describe_schedule, dst_run_note, dst_skipped_note,
+};
 use kairos_core::document::from_value_at;
-use kairos_core::lang::Lang;
 use kairos_core::model::{JobProperties, JobState, NamedCalendars};
 use kairos_core::preview::preview_schedule;
-use kairos_core::recurrence::{DstAdjustment, Series, Zone};
+use kairos_core::recurrence::{Series, Zone};
 use kairos_core::valid::ValidSchedule;
 use kairos_core::validate::{action_problems, truncate_to_second, validate_timing_with};
+use kairos_i18n::Choice;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
@@ -21,13 +23,17 @@ pub const MAX_RUNS: u32 = 1_000;
 const MAX_COUNTED_WALK: usize = 50_000;
 
 /// The schedule of a saved or edited job in plain language ("" when it does not validate);
-/// `calendars` are its collection's, for the names its blackouts list.
+/// `calendars` are its collection's, for the names its blackouts list; `language` is the
+/// window's.
 pub fn sentence(
     props: &JobProperties,
     now: DateTime<Utc>,
     calendars: Option<&NamedCalendars>,
+    language: Choice,
 ) -> String {
-    describe_job(props, now, calendars, Lang::En).unwrap_or_default()
+    describe_job(props, now, calendars, language.lang())
+        .map(|s| language.dress(s))
+        .unwrap_or_default()
 }
 
 pub use kairos_core::describe::names_a_calendar;
@@ -38,6 +44,7 @@ pub fn preview(
     request: &PreviewRequest,
     now: DateTime<Utc>,
     calendars: Option<&NamedCalendars>,
+    language: Choice,
 ) -> PreviewResult {
     let started = Instant::now();
     let mut result = PreviewResult {
@@ -57,7 +64,7 @@ pub fn preview(
     result.errors = checked.errors;
     if let Some(schedule) = checked.schedule {
         result.schedule_valid = true;
-        fill(&mut result, &schedule, request, now);
+        fill(&mut result, &schedule, request, now, language);
     }
     if result.month.is_empty() {
         result.month = request
@@ -121,10 +128,12 @@ fn fill(
     schedule: &ValidSchedule,
     request: &PreviewRequest,
     now: DateTime<Utc>,
+    language: Choice,
 ) {
+    let lang = language.lang();
     let zone = schedule.recurrence.as_ref().map_or(Zone::Utc, |r| r.zone);
     result.time_zone = zone.name().to_string();
-    result.sentence = describe_schedule(schedule, Lang::En);
+    result.sentence = language.dress(describe_schedule(schedule, lang));
     let count = request.count.clamp(1, MAX_RUNS) as usize;
     let preview = preview_schedule(schedule, now, count);
     result.runs = Vec::with_capacity(preview.occurrences.len());
@@ -144,36 +153,24 @@ fn fill(
         let Some(at) = note.at else { continue };
         if let Some(i) = preview.occurrences.iter().position(|o| *o == at) {
             let index = u32::try_from(i).unwrap_or(u32::MAX);
-            result
-                .run_notes
-                .push((index, dst_text(note.adjustment).to_string()));
+            result.run_notes.push((
+                index,
+                language.dress(dst_run_note(note.adjustment, lang).into()),
+            ));
         }
     }
     result.run_notes.sort_by_key(|&(i, _)| i);
     result.run_notes.dedup_by_key(|&mut (i, _)| i);
     for note in &preview.dst_notes {
         if note.at.is_none() {
-            result.notes.push(format!(
-                "{} {} does not exist (daylight saving): that run is skipped",
-                note.wall_time.format("%a %-d %b %Y %H:%M"),
-                zone.name()
-            ));
+            let text = dst_skipped_note(note.wall_time, zone, lang);
+            result.notes.push(language.dress(text));
         }
     }
     for note in &preview.blackout_notes {
-        let what = match note.skipped {
-            Some(1) => "1 run".to_string(),
-            Some(n) => format!("{n} runs"),
-            None => "runs".to_string(),
-        };
-        let until = note.until.map_or(" from then on".to_string(), |u| {
-            format!(" until {}", zone.to_local(u).format("%a %-d %b %Y %H:%M"))
-        });
-        result.notes.push(format!(
-            "Blackout '{}' skips {what} from {}{until}",
-            note.calendar,
-            zone.to_local(note.at).format("%a %-d %b %Y %H:%M")
-        ));
+        result
+            .notes
+            .push(language.dress(blackout_note(note, zone, lang)));
     }
     let first = preview.occurrences.first().copied();
     let month = request
@@ -192,14 +189,6 @@ fn fill(
 fn utc_offset(zone: Zone, at: DateTime<Utc>) -> i32 {
     let offset = zone.to_local(at) - at.naive_utc();
     i32::try_from(offset.num_seconds()).unwrap_or(0)
-}
-
-fn dst_text(adjustment: DstAdjustment) -> &'static str {
-    match adjustment {
-        DstAdjustment::Moved => "moved: this wall-clock time does not exist (daylight saving)",
-        DstAdjustment::Skipped => "skipped: this wall-clock time does not exist (daylight saving)",
-        DstAdjustment::Repeated => "repeated: this wall-clock time happens twice (daylight saving)",
-    }
 }
 
 fn parse_month(text: &str) -> Option<NaiveDate> {

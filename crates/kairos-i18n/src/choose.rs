@@ -28,6 +28,15 @@ impl Choice {
         }
     }
 
+    /// Text made outside the catalogs in [`Choice::lang`] (a schedule sentence from the core)
+    /// as this choice shows it: the pseudo-locale accents and brackets it like its messages.
+    pub fn dress(self, text: String) -> String {
+        match self {
+            Choice::Lang(_) => text,
+            Choice::Pseudo => crate::pseudo::pseudo_text(&text),
+        }
+    }
+
     /// The language whose catalog and conventions (dates) are used: English for en-XA.
     pub fn lang(self) -> Lang {
         match self {

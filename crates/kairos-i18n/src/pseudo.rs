@@ -37,6 +37,12 @@ pub(crate) fn bracket(text: &str) -> String {
     format!("[{text}{}]", "~".repeat(padding))
 }
 
+/// A whole text made outside the catalogs (a schedule sentence from the core, already in
+/// English) as the pseudo-locale shows a message: accented, lengthened and bracketed.
+pub fn pseudo_text(text: &str) -> String {
+    bracket(&accent(text))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
