@@ -64,12 +64,27 @@ impl Language {
 }
 
 /// `note` as the user reads it: the engine's own fault notification gets its title from the
-/// catalog; a job's own notification is shown as the job words it.
+/// catalog, and so do the parts a job's Notification action leaves to the default; what the job
+/// words itself is shown as it is.
 pub fn worded(texts: &SharedTexts, note: &Note) -> Note {
     let mut note = note.clone();
-    if note.kind == NoteKind::Fault {
-        if let Ok(texts) = texts.read() {
-            note.title = texts.note_fault_title(&note.job, &note.collection);
+    let Ok(texts) = texts.read() else {
+        return note;
+    };
+    match &note.kind {
+        NoteKind::Shown => {}
+        NoteKind::Fault => note.title = texts.note_fault_title(&note.job, &note.collection),
+        NoteKind::ActionDefaults(d) => {
+            if d.title {
+                let failed = d.failure.is_some();
+                note.title = texts.note_action_title(&note.job, &note.collection, failed);
+            }
+            if d.body {
+                let due = d.due.with_timezone(&chrono::Local);
+                let (date, time) = (texts.date(&due), texts.time(&due));
+                note.body =
+                    texts.note_action_body(&date, &time, &d.execution, d.failure.as_deref());
+            }
         }
     }
     note
@@ -78,6 +93,7 @@ pub fn worded(texts: &SharedTexts, note: &Note) -> Note {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kairos_engine::actions::ActionDefaults;
     use kairos_i18n::Lang;
 
     fn note(kind: NoteKind) -> Note {
@@ -104,5 +120,32 @@ mod tests {
             worded(&texts, &note(NoteKind::Shown)),
             note(NoteKind::Shown)
         );
+    }
+
+    #[test]
+    fn only_what_a_notification_action_leaves_to_the_default_is_worded() {
+        let texts: SharedTexts = Arc::new(RwLock::new(Texts::new(Choice::Lang(Lang::De))));
+        let defaults = |title, body| {
+            note(NoteKind::ActionDefaults(Box::new(ActionDefaults {
+                title,
+                body,
+                due: chrono::DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
+                execution: "08584".into(),
+                failure: Some("HTTP 500".into()),
+            })))
+        };
+        let own_title = worded(&texts, &defaults(false, true));
+        assert_eq!(own_title.title, "Kairos: job 'nightly' in 'ops' faulted");
+        let body = &own_title.body;
+        assert!(
+            body.starts_with("Die am ") && body.ends_with("(Kennung 08584): HTTP 500"),
+            "{body}"
+        );
+        let own_body = worded(&texts, &defaults(true, false));
+        assert_eq!(
+            own_body.title,
+            "Kairos: Auftrag „nightly“ in „ops“ ist fehlgeschlagen"
+        );
+        assert_eq!(own_body.body, "HTTP 500");
     }
 }

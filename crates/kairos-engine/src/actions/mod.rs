@@ -33,7 +33,7 @@ pub use client_cert::{certificate_facts, CertificateError, CertificateFacts};
 pub use command::TAIL_BYTES as COMMAND_TAIL_BYTES;
 pub(crate) use notification::failure_summary;
 pub use notification::{
-    DbusNotifier, Note, NoteKind, Notifier, NotifyError, NotifyFuture, OnClick,
+    ActionDefaults, DbusNotifier, Note, NoteKind, Notifier, NotifyError, NotifyFuture, OnClick,
 };
 pub use private::non_public_range;
 pub use system_notifier::system_notifier;

@@ -73,7 +73,7 @@ pub struct Note {
 }
 
 /// What a notification is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum NoteKind {
     /// A job's Notification action, or a host's own (a test): shown as worded.
     #[default]
@@ -82,6 +82,24 @@ pub enum NoteKind {
     /// `body` is the failure as recorded (not worded). The desktop words the title from its
     /// catalog (kairos-i18n `note_fault_title`).
     Fault,
+    /// A job's Notification action that names no title or no body: the engine's English stands
+    /// in for what it left out, and the desktop words that part from its catalog with these facts.
+    ActionDefaults(Box<ActionDefaults>),
+}
+
+/// The facts of a Notification action's default title and body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionDefaults {
+    /// The title is the default one (the action names none).
+    pub title: bool,
+    /// The body is the default one.
+    pub body: bool,
+    /// When the occurrence was due.
+    pub due: chrono::DateTime<chrono::Utc>,
+    /// The execution's tag, as the history shows it.
+    pub execution: String,
+    /// As the error action: the first line of the main action's last failure.
+    pub failure: Option<String>,
 }
 
 /// The application name the notification service shows.
@@ -326,14 +344,24 @@ pub(super) async fn execute(
     ctx: &AttemptContext,
 ) -> Outcome {
     let given = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
-    let title = given(&action.title).unwrap_or_else(|| default_title(ctx));
-    let body = given(&action.body).unwrap_or_else(|| default_body(ctx));
+    let (title, body) = (given(&action.title), given(&action.body));
+    let kind = if title.is_some() && body.is_some() {
+        NoteKind::Shown
+    } else {
+        NoteKind::ActionDefaults(Box::new(ActionDefaults {
+            title: title.is_none(),
+            body: body.is_none(),
+            due: ctx.expected_execution_time,
+            execution: ctx.execution_tag.clone(),
+            failure: ctx.failure.as_deref().map(failure_summary),
+        }))
+    };
     let note = Note {
-        title,
-        body,
+        title: title.unwrap_or_else(|| default_title(ctx)),
+        body: body.unwrap_or_else(|| default_body(ctx)),
         collection: ctx.job_collection_id.clone(),
         job: ctx.job_id.clone(),
-        kind: NoteKind::Shown,
+        kind,
     };
     let title = &note.title;
     match config.notifier.notify(&note).await {

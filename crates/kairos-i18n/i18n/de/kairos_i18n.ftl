@@ -20,6 +20,10 @@ tray-tooltip =
 note-fault-title = Kairos: Auftrag „{ $job }“ in „{ $collection }“ ist fehlerhaft
 note-test-title = Kairos-Testbenachrichtigung
 note-test-body = So sehen Benachrichtigungen von Kairos aus.
+note-action-title = Kairos: Auftrag „{ $job }“ in „{ $collection }“
+note-action-failed-title = Kairos: Auftrag „{ $job }“ in „{ $collection }“ ist fehlgeschlagen
+note-action-body = Fällige Ausführung am { $date } um { $time } Uhr (Kennung { $execution })
+note-action-failed-body = Die am { $date } um { $time } Uhr fällige Ausführung ist fehlgeschlagen (Kennung { $execution }): { $failure }
 
 ## Menüleiste des Fensters
 

@@ -26,6 +26,13 @@ tray-tooltip =
 note-fault-title = Kairos: job '{ $job }' in '{ $collection }' faulted
 note-test-title = Kairos test notification
 note-test-body = Notifications from Kairos will look like this.
+# A job's Notification action that names no title or no body. $date and $time: when the
+# occurrence was due (local time); $execution: its tag in the history; $failure: the first line
+# of the main action's last failure (not translated).
+note-action-title = Kairos: job '{ $job }' in '{ $collection }'
+note-action-failed-title = Kairos: job '{ $job }' in '{ $collection }' failed
+note-action-body = Occurrence due { $date } { $time } (execution { $execution })
+note-action-failed-body = The occurrence due { $date } { $time } failed (execution { $execution }): { $failure }
 
 ## The window's menu bar (Linux, Windows, macOS)
 

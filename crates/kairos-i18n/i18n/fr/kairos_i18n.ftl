@@ -20,6 +20,10 @@ tray-tooltip =
 note-fault-title = Kairos : le travail « { $job } » de « { $collection } » est en erreur
 note-test-title = Notification de test de Kairos
 note-test-body = Les notifications de Kairos ressembleront à ceci.
+note-action-title = Kairos : travail « { $job } » de « { $collection } »
+note-action-failed-title = Kairos : le travail « { $job } » de « { $collection } » a échoué
+note-action-body = Exécution prévue le { $date } à { $time } (identifiant { $execution })
+note-action-failed-body = L’exécution prévue le { $date } à { $time } a échoué (identifiant { $execution }) : { $failure }
 
 ## Barre de menus de la fenêtre
 

@@ -20,6 +20,10 @@ tray-tooltip =
 note-fault-title = Kairos: o trabalho “{ $job }” em “{ $collection }” está com falha
 note-test-title = Notificação de teste do Kairos
 note-test-body = As notificações do Kairos terão esta aparência.
+note-action-title = Kairos: trabalho “{ $job }” em “{ $collection }”
+note-action-failed-title = Kairos: o trabalho “{ $job }” em “{ $collection }” falhou
+note-action-body = Execução prevista para { $date } às { $time } (identificador { $execution })
+note-action-failed-body = A execução prevista para { $date } às { $time } falhou (identificador { $execution }): { $failure }
 
 ## Barra de menus da janela
 

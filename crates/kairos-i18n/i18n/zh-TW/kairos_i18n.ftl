@@ -20,6 +20,10 @@ tray-tooltip =
 note-fault-title = Kairos：工作集合「{ $collection }」中的工作「{ $job }」發生錯誤
 note-test-title = Kairos 測試通知
 note-test-body = Kairos 的通知會像這樣顯示。
+note-action-title = Kairos：工作集合「{ $collection }」中的工作「{ $job }」
+note-action-failed-title = Kairos：工作集合「{ $collection }」中的工作「{ $job }」執行失敗
+note-action-body = 預定於 { $date } { $time } 的執行（執行識別碼 { $execution }）
+note-action-failed-body = 預定於 { $date } { $time } 的執行失敗（執行識別碼 { $execution }）：{ $failure }
 
 ## 視窗的功能表列
 
