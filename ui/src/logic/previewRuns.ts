@@ -2,7 +2,7 @@
 // since the epoch, the zone's offsets from each daylight-saving change on, and the few runs
 // daylight saving touched): 1,000 runs as objects of strings were about 100 KB of JSON to parse
 // on every edit. The wall-clock text is written here, once per answer shown.
-import { currentLocale, intlLocale, type Locale } from "../i18n/locales";
+import { currentLocale, intlLocale, type Locale, pseudoIntl } from "../i18n/locales";
 import type { PreviewResult } from "../ipc/types";
 
 export type ShownRun = {
@@ -57,9 +57,10 @@ function wallFormat(locale: Locale): Intl.DateTimeFormat {
 export function wallText(seconds: number, offset: number, locale: Locale = currentLocale()): string {
   const d = new Date((seconds + offset) * 1000);
   if (intlLocale(locale) !== "en") return wallFormat(locale).format(d);
-  return (
+  return pseudoIntl(
     `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${year(d.getUTCFullYear())} ` +
-    `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`
+      `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`,
+    locale,
   );
 }
 

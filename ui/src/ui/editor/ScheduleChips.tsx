@@ -2,7 +2,7 @@
 // so Tab reaches it and Enter or Space toggles it.
 import { i18n } from "@lingui/core";
 import { useState } from "preact/hooks";
-import { currentLocale, intlLocale } from "../../i18n/locales";
+import { currentLocale, intlLocale, pseudoIntl } from "../../i18n/locales";
 import { MONTHS, WEEKDAYS } from "../../logic/enums";
 import {
   type Nth,
@@ -53,7 +53,7 @@ function format(options: Intl.DateTimeFormatOptions, at: number): string {
   const key = `${tag}|${JSON.stringify(options)}`;
   let f = formats.get(key);
   if (!f) formats.set(key, (f = new Intl.DateTimeFormat(tag, { ...options, timeZone: "UTC" })));
-  return f.format(at);
+  return pseudoIntl(f.format(at), currentLocale());
 }
 
 /** A weekday by its wire name ("Monday"), as the window's language writes it. */
