@@ -331,6 +331,20 @@ mod tests {
         assert_eq!(ids, agreed);
     }
 
+    /// The labels are the catalog's: English as before, and every page command in German.
+    #[test]
+    fn page_commands_are_labelled_from_the_catalogs() {
+        use kairos_i18n::{Choice, Lang};
+        let en = Texts::new(Choice::Lang(Lang::En));
+        let de = Texts::new(Choice::Lang(Lang::De));
+        assert_eq!(en.menu(SETTINGS.label), "Settings…");
+        assert_eq!(de.menu(NEW_COLLECTION.label), "Neue Auftragssammlung…");
+        for command in PAGE_COMMANDS {
+            let (english, german) = (en.menu(command.label), de.menu(command.label));
+            assert_ne!(german, english, "{} is not translated", command.id);
+        }
+    }
+
     #[test]
     fn delete_registers_no_accelerator_so_text_fields_keep_the_key() {
         assert_eq!(DELETE.accelerator, None);
