@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { i18n, LANGUAGE_NAMES, showLocale, useI18n } from "../i18n";
 import { languageSource } from "../i18n/language";
+import { Select } from "./components/Select";
 import { fill, slots } from "../i18n/rich";
 import { type ApiInfo, type DesktopProblems, type Settings, api, messageOf, onEngineChanged } from "../ipc";
 import { copyText } from "./jobs/download";
@@ -257,21 +258,19 @@ function LanguageChoice() {
   return (
     <div class="setting-row">
       <label for="setting-language">{i18n._("Language")}</label>
-      <select
+      <Select
         id="setting-language"
+        inline
         value={setting ?? ""}
         disabled={setting === undefined || !languageSource.canChoose()}
         aria-describedby={problem ? "setting-language-error" : undefined}
         onChange={(e) => choose(e.currentTarget.value)}
-      >
-        <option value="">{i18n._("System default")}</option>
-        {LANGUAGE_NAMES.map((l) => (
-          // Each language in its own name, never translated (translate="no").
-          <option key={l.locale} value={l.locale} lang={l.locale} translate={false}>
-            {l.name}
-          </option>
-        ))}
-      </select>
+        options={[
+          { value: "", label: i18n._("System default") },
+          // Each language in its own name, never translated.
+          ...LANGUAGE_NAMES.map((l) => ({ value: l.locale, label: l.name, lang: l.locale })),
+        ]}
+      />
       {problem && (
         <p id="setting-language-error" class="error-text" role="alert">
           {i18n._("The language was not changed: {reason}", { reason: problem })}

@@ -1,6 +1,7 @@
 import type { TargetedEvent } from "preact";
 
-export type Option = { value: string; label: string };
+/** `lang`: the option is written in that language (a language's own name), not translated. */
+export type Option = { value: string; label: string; lang?: string };
 
 type Props = {
   id?: string;
@@ -24,7 +25,7 @@ export function Select({ options, size = "md", inline = false, class: cls, ...re
   return (
     <select class={classes.filter(Boolean).join(" ")} {...rest}>
       {options.map((o) => (
-        <option key={o.value} value={o.value}>
+        <option key={o.value} value={o.value} lang={o.lang} translate={o.lang ? false : undefined}>
           {o.label}
         </option>
       ))}
