@@ -114,7 +114,7 @@ def test_c_a_bad_date_is_refused_next_to_its_field(driver, ui):
     assert save_top() == before, f"Save moved from y={before} to y={save_top()} when the note appeared"
     ui.click("#calendars-save")
     error = ui.wait_text("#calendars-date-0-error", lambda t: "is not a date" in t, "to refuse 2031-02-30")
-    assert "'2031-02-30'" in error, error
+    assert "“2031-02-30”" in error, error  # the window quotes as the catalog writes it
     assert ui.find("#calendars-date-0").get_attribute("aria-invalid") == "true"
     assert invoke(driver, "get_calendars", {"collection": COLLECTION})[0]["dates"] == [day(1).isoformat()]
     ui.type("#calendars-date-0", day(1).isoformat())
@@ -126,7 +126,7 @@ def test_d_a_name_that_differs_only_in_case_is_refused(driver, ui):
     ui.click("#calendars-save")
     error = ui.wait_text("#calendars-name-error", lambda t: "only in case" in t,
                          "to refuse a second 'holidays' in another case")
-    assert "'holidays'" in error, error
+    assert "“holidays”" in error, error
     assert ui.find("#calendars-item-1").get_attribute("aria-invalid") == "true"
     assert len(invoke(driver, "get_calendars", {"collection": COLLECTION})) == 1
     ui.click("#calendars-delete")
