@@ -13,6 +13,7 @@ bash scripts/setup-test-deps.sh
 echo "== UI: build and unit tests (Vitest)"
 bash scripts/build-ui.sh
 (cd ui && npm test)
+bash ui/scripts/i18n-check.sh
 
 echo "== Rust tests"
 if cargo nextest --version >/dev/null 2>&1; then
