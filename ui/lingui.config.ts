@@ -33,7 +33,8 @@ const config: LinguiConfig = {
   fallbackLocales: { "en-XA": "en" },
   // No line numbers (a moved line would rewrite every catalog); the English text is the id.
   format: formatter({ lineNumbers: false, explicitIdAsDefault: true }),
-  orderBy: "message",
+  // Alphabetical by id: extraction runs files in parallel, so any other order changes from run to run.
+  orderBy: "messageId",
   // Compiled catalogs are JSON beside the .po files (git-ignored; `npm run i18n:compile` writes them).
   compileNamespace: "json",
   catalogs: [
