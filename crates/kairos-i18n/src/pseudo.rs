@@ -39,7 +39,7 @@ pub(crate) fn bracket(text: &str) -> String {
 
 /// A whole text made outside the catalogs (a schedule sentence from the core, already in
 /// English) as the pseudo-locale shows a message: accented, lengthened and bracketed.
-pub fn pseudo_text(text: &str) -> String {
+pub(crate) fn pseudo_text(text: &str) -> String {
     bracket(&accent(text))
 }
 

@@ -213,7 +213,7 @@ mod fair_share {
     use crate::import::{ImportBatch, ImportCollection, ImportJob, ImportOptions};
     use crate::lease::Owner;
     use crate::promote::MissReason;
-    use crate::{runners, CollectionKey, Database, Engine, EngineConfig};
+    use crate::{runners, CollectionKey, Database, Engine, EngineConfig, ManualClock};
 
     /// `jobs` one-time jobs due at `start`, promoted to attempts due by the horizon.
     fn due_burst(engine: &Engine, jobs: usize, start: chrono::DateTime<chrono::Utc>) -> i64 {
@@ -256,8 +256,12 @@ mod fair_share {
     #[test]
     fn each_live_server_claims_its_fair_share_of_a_burst() {
         let db = kairos_pgtest::database();
-        let engine = Engine::open(EngineConfig::new(Database::Postgres(db.url.clone()))).unwrap();
-        let start = chrono::Utc::now() + chrono::TimeDelta::seconds(600);
+        // A fixed "now" (the last seconds of 29 February): nothing here reads the real date.
+        let now: chrono::DateTime<chrono::Utc> = "2028-02-29T23:50:00Z".parse().unwrap();
+        let mut config = EngineConfig::new(Database::Postgres(db.url.clone()));
+        config.clock = std::sync::Arc::new(ManualClock::new(now));
+        let engine = Engine::open(config).unwrap();
+        let start = now + chrono::TimeDelta::seconds(600);
         let horizon = due_burst(&engine, 600, start);
         let store = &engine.inner.store;
         let servers: Vec<Owner> = (0..3).map(|_| Owner::new(store)).collect();
