@@ -9,6 +9,7 @@ use crate::dto::{EngineChanged, OpenJob};
 use crate::ipc::{self, PendingOpen};
 use crate::menu;
 use crate::test_clock;
+use crate::update;
 use kairos_engine::ChangeWatcher;
 use kairos_tray::launch::{self, data_dir, ensure_tray_runner};
 use std::path::Path;
@@ -32,6 +33,11 @@ const WINDOW_STATE_FILE: &str = "window-state.json";
 const REMEMBERED: StateFlags = StateFlags::SIZE
     .union(StateFlags::POSITION)
     .union(StateFlags::MAXIMIZED);
+
+/// Variables set for this process's own webview, which programs it starts must not inherit.
+pub fn webview_variables() -> &'static [&'static str] {
+    webview::variables_set()
+}
 
 /// `--open-job <collection> <job>` in a command line.
 pub fn open_job_arg(args: &[String]) -> Option<(String, String)> {
@@ -74,16 +80,20 @@ pub fn run(open: Option<(String, String)>) -> ExitCode {
             }
         }))
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_updater::Builder::new().build())
         .plugin(window_state(&dir_for_state))
         .menu(menu::build)
         .on_menu_event(|app, event| menu::on_menu_event(app, event.id().as_ref()))
         .manage(desktop)
         .manage(PendingOpen(Mutex::new(pending)))
+        .manage(update::Pending::default())
+        .manage(update::Offered::default())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
             show_window(app.handle());
             watch_changes(app.handle().clone(), database);
+            update::watch(app.handle().clone());
             Ok(())
         })
         .run(tauri::generate_context!());

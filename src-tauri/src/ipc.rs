@@ -8,6 +8,7 @@ use crate::commands::{self as c, CommandResult, Desktop};
 use crate::dto::*;
 use crate::transfer;
 use crate::undo::{self, UndoTicket};
+use crate::update;
 use std::sync::Mutex;
 use tauri::{AppHandle, Manager};
 use tauri_specta::Event;
@@ -373,6 +374,58 @@ pub async fn export_history(
     blocking(&app, move |d| transfer::export_history(d, &request)).await
 }
 
+/// Ask the update feed now (`automatic`: the version the user skipped is not offered).
+#[tauri::command]
+#[specta::specta]
+pub async fn check_for_update(
+    app: AppHandle,
+    automatic: bool,
+) -> CommandResult<update::UpdateCheck> {
+    update::check(&app, automatic).await
+}
+
+/// Download, verify and install the update the last check found, then restart the window and
+/// the tray runner on it. Returns only when it failed.
+#[tauri::command]
+#[specta::specta]
+pub async fn install_update(app: AppHandle) -> CommandResult<()> {
+    update::install(&app).await
+}
+
+/// What the automatic check found before the page listened, once.
+#[tauri::command]
+#[specta::specta]
+pub async fn take_update_offer(app: AppHandle) -> Option<update::UpdateCheck> {
+    update::take_offer(&app)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn skip_update(app: AppHandle, version: String) -> CommandResult<()> {
+    blocking(&app, move |d| update::skip(d, &version)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn get_update_settings(app: AppHandle) -> CommandResult<update::UpdateSettings> {
+    let handle = app.clone();
+    blocking(&app, move |d| update::settings(&handle, d)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_update_settings(
+    app: AppHandle,
+    auto_check: bool,
+    feed_url: String,
+) -> CommandResult<update::UpdateSettings> {
+    let handle = app.clone();
+    blocking(&app, move |d| {
+        update::set_settings(&handle, d, auto_check, &feed_url)
+    })
+    .await
+}
+
 /// The job the window was opened for (a clicked notification), once.
 #[tauri::command]
 #[specta::specta]
@@ -445,6 +498,12 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             get_language,
             set_language,
             take_open_job,
+            check_for_update,
+            install_update,
+            take_update_offer,
+            skip_update,
+            get_update_settings,
+            set_update_settings,
             overview,
             overview_counts,
             import_preview,
@@ -455,7 +514,9 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
         .events(tauri_specta::collect_events![
             EngineChanged,
             OpenJob,
-            LanguageChanged
+            LanguageChanged,
+            update::UpdateFound,
+            update::UpdateProgress
         ])
 }
 

@@ -16,3 +16,4 @@ pub mod preview;
 pub mod test_clock;
 pub mod transfer;
 pub mod undo;
+pub mod update;

@@ -5,6 +5,7 @@
 mod atomic;
 pub mod autostart;
 mod error;
+pub mod handover;
 mod paths;
 pub mod programs;
 pub mod settings;

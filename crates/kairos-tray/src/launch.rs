@@ -63,6 +63,33 @@ pub fn tray_runner_running(dir: &Path) -> bool {
     matches!(TrayLock::acquire(dir), Ok(None))
 }
 
+/// Ask the tray runner of `dir` to stop as Quit does (attempts in flight finished and recorded,
+/// the lease released) and wait until it has, at most `patience`. `Ok(false)`: none was
+/// running. An error when it is still running after that time.
+pub fn stop_tray_runner(
+    engine: &Engine,
+    dir: &Path,
+    patience: std::time::Duration,
+) -> Result<bool, String> {
+    if !tray_runner_running(dir) {
+        return Ok(false);
+    }
+    kairos_local::handover::request_tray_stop(engine)
+        .map_err(|e| format!("cannot ask the tray runner to stop: {e}"))?;
+    let deadline = std::time::Instant::now() + patience;
+    // Its lock goes when its process ends, after everything is recorded.
+    while tray_runner_running(dir) {
+        if std::time::Instant::now() >= deadline {
+            return Err(format!(
+                "the tray runner did not stop within {} s",
+                patience.as_secs()
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    Ok(true)
+}
+
 /// `unset`: variables of this process's environment the program must not inherit.
 fn spawn(program: &Path, args: &[String], unset: &[&str]) {
     let mut command = Command::new(program);

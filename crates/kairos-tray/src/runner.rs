@@ -13,6 +13,7 @@ use kairos_engine::actions::{system_notifier, OnClick};
 use kairos_engine::settings::PAUSED;
 use kairos_engine::{ChangeWatcher, Engine, EngineConfig};
 use kairos_local::api_token;
+use kairos_local::handover;
 use kairos_local::settings;
 use kairos_local::shutdown::StopRequests;
 use std::path::{Path, PathBuf};
@@ -151,6 +152,8 @@ fn run_runner(
 }
 
 async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
+    // Stop requests made before this instant were for an earlier runner (handover.rs).
+    let started_ms = handover::wall_clock_ms();
     let Channels {
         commands: _commands,
         mut requests,
@@ -199,9 +202,15 @@ async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
         }
     }));
     println!("tray runner ready");
-    loop {
+    // A request written before the watcher opened would bring no change to wake it.
+    let mut handed_over = stop_requested(&engine, started_ms);
+    while !handed_over {
         tokio::select! {
             _ = next_change(&mut watcher) => {
+                if stop_requested(&engine, started_ms) {
+                    handed_over = true;
+                    continue;
+                }
                 // A new language (Settings in the window) relabels the menu before it shows,
                 // and words the recorded problems again.
                 if language.follow(&engine, &ui) {
@@ -225,11 +234,22 @@ async fn serve(dir: PathBuf, ui: Ui, channels: Channels) -> u8 {
             }
         }
     }
+    if handed_over {
+        tracing::info!("the window asked the runner to stop (an update); handing over");
+    }
     tracing::info!("stopping");
     api.stop().await;
     runner.shutdown().await;
     tracing::info!("stopped");
     0
+}
+
+/// Has the window asked runners started before `started_ms` to stop? (Unreadable: no.)
+fn stop_requested(engine: &Engine, started_ms: i64) -> bool {
+    handover::stop_requested_since(engine, started_ms).unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "cannot read the stop request");
+        false
+    })
 }
 
 /// The database's next change; never, when it cannot be watched at all.

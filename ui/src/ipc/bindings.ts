@@ -62,6 +62,18 @@ export const commands = {
 	setLanguage: (setting: string | null) => typedError<LanguageInfo_Serialize, CommandError_Serialize>(__TAURI_INVOKE("set_language", { setting })),
 	/**  The job the window was opened for (a clicked notification), once. */
 	takeOpenJob: () => __TAURI_INVOKE<OpenJob | null>("take_open_job"),
+	/**  Ask the update feed now (`automatic`: the version the user skipped is not offered). */
+	checkForUpdate: (automatic: boolean) => typedError<UpdateCheck_Serialize, CommandError_Serialize>(__TAURI_INVOKE("check_for_update", { automatic })),
+	/**
+	 *  Download, verify and install the update the last check found, then restart the window and
+	 *  the tray runner on it. Returns only when it failed.
+	 */
+	installUpdate: () => typedError<null, CommandError_Serialize>(__TAURI_INVOKE("install_update")),
+	/**  What the automatic check found before the page listened, once. */
+	takeUpdateOffer: () => __TAURI_INVOKE<UpdateCheck_Serialize | null>("take_update_offer"),
+	skipUpdate: (version: string) => typedError<null, CommandError_Serialize>(__TAURI_INVOKE("skip_update", { version })),
+	getUpdateSettings: () => typedError<UpdateSettings_Serialize, CommandError_Serialize>(__TAURI_INVOKE("get_update_settings")),
+	setUpdateSettings: (autoCheck: boolean, feedUrl: string) => typedError<UpdateSettings_Serialize, CommandError_Serialize>(__TAURI_INVOKE("set_update_settings", { autoCheck, feedUrl })),
 	/**  Every job's runs in a window, for the schedule overview (`overview.rs`). */
 	overview: (from: string, to: string, collections: string[] | null) => typedError<OverviewResult, CommandError_Serialize>(__TAURI_INVOKE("overview", { from, to, collections })),
 	/**  Every job's runs counted per quarter hour and category, for the month view (`overview.rs`). */
@@ -78,6 +90,8 @@ export const events = {
 	engineChanged: makeEvent<EngineChanged, EngineChanged>("engine-changed"),
 	languageChanged: makeEvent<LanguageChanged_Serialize, LanguageChanged_Deserialize>("language-changed"),
 	openJob: makeEvent<OpenJob, OpenJob>("open-job"),
+	updateFound: makeEvent<UpdateFound_Serialize, UpdateFound_Deserialize>("update-found"),
+	updateProgress: makeEvent<UpdateProgress_Serialize, UpdateProgress_Deserialize>("update-progress"),
 };
 
 /* Types */
@@ -671,6 +685,14 @@ export type ImportResult_Serialize = {
 	notes: ImportNote[],
 };
 
+export type InstallKind = 
+/**  Windows NSIS, the macOS app bundle, a Linux AppImage or .deb: Kairos updates itself. */
+"selfUpdating" | 
+/**  An .rpm: the system's package manager owns the files and updates them. */
+"packageManager" | 
+/**  Built from source or unpacked by hand: no installer to update from. */
+"fromSource";
+
 /**
  *  A saved job for the editor. `properties` never holds a secret; `secretsSet` names where
  *  the job keeps one, so the editor can say "stored".
@@ -1060,6 +1082,97 @@ export type UndoTicket = {
 	 *  page's own clock says.
 	 */
 	undoSeconds: number,
+};
+
+/**  The result of a check. */
+export type UpdateCheck = UpdateCheck_Serialize | UpdateCheck_Deserialize;
+
+/**  The result of a check. */
+export type UpdateCheck_Deserialize = { kind: "upToDate"; current: string } | { kind: "available"; current: string; version: string; notes?: string | null; 
+/**  RFC 3339, when the feed gives it. */
+date?: string | null } | 
+/**  The feed offers a version older than this one: refused (a downgrade is not an update). */
+{ kind: "older"; current: string; offered: string } | 
+/**  An automatic check found the version the user chose to skip. */
+{ kind: "skipped"; current: string; version: string } | 
+/**  The feed could not be reached at all (no network). */
+{ kind: "offline"; current: string } | 
+/**  An .rpm: the package manager updates Kairos. */
+{ kind: "packageManager"; current: string; releases: string } | 
+/**  Built from source: nothing to update from. */
+{ kind: "fromSource"; current: string };
+
+/**  The result of a check. */
+export type UpdateCheck_Serialize = { kind: "upToDate"; current: string } | { kind: "available"; current: string; version: string; notes: string | null; 
+/**  RFC 3339, when the feed gives it. */
+date: string | null } | 
+/**  The feed offers a version older than this one: refused (a downgrade is not an update). */
+{ kind: "older"; current: string; offered: string } | 
+/**  An automatic check found the version the user chose to skip. */
+{ kind: "skipped"; current: string; version: string } | 
+/**  The feed could not be reached at all (no network). */
+{ kind: "offline"; current: string } | 
+/**  An .rpm: the package manager updates Kairos. */
+{ kind: "packageManager"; current: string; releases: string } | 
+/**  Built from source: nothing to update from. */
+{ kind: "fromSource"; current: string };
+
+/**  An automatic check found a new version (not skipped): the window offers it. */
+export type UpdateFound = UpdateFound_Serialize | UpdateFound_Deserialize;
+
+/**  An automatic check found a new version (not skipped): the window offers it. */
+export type UpdateFound_Deserialize = UpdateCheck_Deserialize;
+
+/**  An automatic check found a new version (not skipped): the window offers it. */
+export type UpdateFound_Serialize = UpdateCheck_Serialize;
+
+/**  How far an install has come (`UpdateProgress` events). */
+export type UpdateProgress = UpdateProgress_Serialize | UpdateProgress_Deserialize;
+
+/**  How far an install has come (`UpdateProgress` events). */
+export type UpdateProgress_Deserialize = 
+/**  Bytes received so far, of `total` when the server says. */
+{ phase: "download"; received: number | null; total?: number | null } | 
+/**  Downloaded and verified; the tray runner is finishing what it does. */
+{ phase: "stoppingRunner" } | { phase: "installing" } | { phase: "restarting" };
+
+/**  How far an install has come (`UpdateProgress` events). */
+export type UpdateProgress_Serialize = 
+/**  Bytes received so far, of `total` when the server says. */
+{ phase: "download"; received: number | null; total: number | null } | 
+/**  Downloaded and verified; the tray runner is finishing what it does. */
+{ phase: "stoppingRunner" } | { phase: "installing" } | { phase: "restarting" };
+
+export type UpdateSettings = UpdateSettings_Serialize | UpdateSettings_Deserialize;
+
+export type UpdateSettings_Deserialize = {
+	autoCheck: boolean,
+	/**  The saved mirror feed; empty: the release's own. */
+	feedUrl: string,
+	/**  The feed the next check reads (the variable, the setting or the release's). */
+	effectiveFeed: string,
+	/**  `KAIROS_UPDATE_URL` is set and wins over the setting. */
+	feedFromEnvironment: boolean,
+	skipped?: string | null,
+	/**  RFC 3339, the last check that reached the feed. */
+	lastCheck?: string | null,
+	kind: InstallKind,
+	current: string,
+};
+
+export type UpdateSettings_Serialize = {
+	autoCheck: boolean,
+	/**  The saved mirror feed; empty: the release's own. */
+	feedUrl: string,
+	/**  The feed the next check reads (the variable, the setting or the release's). */
+	effectiveFeed: string,
+	/**  `KAIROS_UPDATE_URL` is set and wins over the setting. */
+	feedFromEnvironment: boolean,
+	skipped: string | null,
+	/**  RFC 3339, the last check that reached the feed. */
+	lastCheck: string | null,
+	kind: InstallKind,
+	current: string,
 };
 
 /* Tauri Specta runtime */
