@@ -76,9 +76,11 @@ pub const FORWARD: PageCommand = page("forward", Label::Forward, Some("Alt+Right
 pub const THEME_SYSTEM: PageCommand = page("theme-system", Label::ThemeSystem, None);
 pub const THEME_LIGHT: PageCommand = page("theme-light", Label::ThemeLight, None);
 pub const THEME_DARK: PageCommand = page("theme-dark", Label::ThemeDark, None);
+/// Help → Check for Updates… (the app menu on macOS); the page runs the check and shows it.
+pub const CHECK_UPDATES: PageCommand = page("check-updates", Label::CheckUpdates, None);
 
 /// Every page command, in menu order.
-pub const PAGE_COMMANDS: [PageCommand; 15] = [
+pub const PAGE_COMMANDS: [PageCommand; 16] = [
     NEW_JOB,
     NEW_COLLECTION,
     IMPORT,
@@ -94,6 +96,7 @@ pub const PAGE_COMMANDS: [PageCommand; 15] = [
     RUN_NOW,
     DELETE,
     PAUSE_ALL,
+    CHECK_UPDATES,
 ];
 
 /// One system's way with the menu (Linux, Windows or macOS). Every label is from `t`.
@@ -112,9 +115,11 @@ pub(crate) trait SystemMenu {
     fn view_end(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
     /// Minimize, Maximize/Zoom, Close Window.
     fn window_items(app: &AppHandle, t: &Texts) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
-    /// The Help menu: About (native, with the version) where it is not in the app menu.
+    /// The Help menu: Check for Updates… and About (native, with the version) where they are
+    /// not in the app menu.
     fn help_items(
         app: &AppHandle,
+        t: &Texts,
         about: MenuItemKind<Wry>,
     ) -> tauri::Result<Vec<MenuItemKind<Wry>>>;
     /// The text of a page command's item (Windows puts an unregistered key hint after a tab).
@@ -169,7 +174,7 @@ pub fn build_in(app: &AppHandle, t: &Texts) -> tauri::Result<Menu<Wry>> {
 
     let window_items = os::Os::window_items(app, t)?;
     menus.push(submenu(app, &t.menu(Label::Window), window_items)?);
-    let help = os::Os::help_items(app, about)?;
+    let help = os::Os::help_items(app, t, about)?;
     if !help.is_empty() {
         menus.push(submenu(app, &t.menu(Label::Help), help)?);
     }
@@ -301,7 +306,8 @@ mod tests {
 
     /// The ids the UI's listener matches on (the agreed `menu-command` interface), but "about":
     /// the About box is native on every system, so it is never sent.
-    const AGREED: [&str; 15] = [
+    const AGREED: [&str; 16] = [
+        "check-updates",
         "settings",
         "new-job",
         "new-collection",

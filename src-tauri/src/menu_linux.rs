@@ -9,7 +9,7 @@
 //! turn Ctrl+A in the jobs table into "select the text"). Their keys are only shown, as GTK
 //! shows Copy's in every GTK app, by `window_made`; Delete's too (see menu.rs).
 
-use super::{items, separator, SystemMenu, SETTINGS};
+use super::{items, separator, SystemMenu, CHECK_UPDATES, SETTINGS};
 use gtk::prelude::*;
 use kairos_i18n::{Menu as Label, Texts};
 use tauri::menu::{MenuItem, MenuItemKind, Submenu};
@@ -119,11 +119,15 @@ impl SystemMenu for Os {
     }
 
     fn help_items(
-        _app: &AppHandle,
+        app: &AppHandle,
+        t: &Texts,
         about: MenuItemKind<Wry>,
     ) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
         // GTK's About dialog (muda's own).
-        Ok(vec![about])
+        let mut help = items(app, t, &[CHECK_UPDATES])?;
+        help.push(separator(app)?);
+        help.push(about);
+        Ok(help)
     }
 
     fn carry_out(app: &AppHandle, id: &str) -> bool {

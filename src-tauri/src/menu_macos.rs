@@ -2,7 +2,7 @@
 //! Close Window in File, Enter Full Screen in View, and the Window menu macOS expects. Every native
 //! item is AppKit's own (muda's predefined items), so none is carried out here.
 
-use super::{items, kinds, separator, submenu, SystemMenu, SETTINGS};
+use super::{items, kinds, separator, submenu, SystemMenu, CHECK_UPDATES, SETTINGS};
 use kairos_i18n::{Menu as Label, Texts};
 use tauri::menu::{MenuItemKind, PredefinedMenuItem, Submenu};
 use tauri::{AppHandle, WebviewWindow, Wry};
@@ -19,7 +19,9 @@ impl SystemMenu for Os {
         about: MenuItemKind<Wry>,
     ) -> tauri::Result<Vec<Submenu<Wry>>> {
         let label = |l| t.menu(l);
-        let mut menu = vec![about, separator(app)?];
+        let mut menu = vec![about];
+        menu.extend(items(app, t, &[CHECK_UPDATES])?);
+        menu.push(separator(app)?);
         menu.extend(items(app, t, &[SETTINGS])?);
         menu.extend(kinds(vec![
             PredefinedMenuItem::separator(app),
@@ -61,9 +63,11 @@ impl SystemMenu for Os {
         ])
     }
 
-    /// About is in the application menu; no Help menu of our own (no help book).
+    /// About and Check for Updates… are in the application menu; no Help menu of our own (no
+    /// help book).
     fn help_items(
         _app: &AppHandle,
+        _t: &Texts,
         _about: MenuItemKind<Wry>,
     ) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
         Ok(Vec::new())

@@ -2,7 +2,7 @@
 //! Close, Undo… Select All through the keys they stand for, About as a message box), so they are
 //! its predefined items. Settings… and Exit end the File menu, as Windows apps keep them.
 
-use super::{items, kinds, separator, PageCommand, SystemMenu, DELETE, SETTINGS};
+use super::{items, kinds, separator, PageCommand, SystemMenu, CHECK_UPDATES, DELETE, SETTINGS};
 use kairos_i18n::{Menu as Label, Texts};
 use tauri::menu::{MenuItemKind, PredefinedMenuItem, Submenu};
 use tauri::{AppHandle, WebviewWindow, Wry};
@@ -49,10 +49,14 @@ impl SystemMenu for Os {
     }
 
     fn help_items(
-        _app: &AppHandle,
+        app: &AppHandle,
+        t: &Texts,
         about: MenuItemKind<Wry>,
     ) -> tauri::Result<Vec<MenuItemKind<Wry>>> {
-        Ok(vec![about])
+        let mut help = items(app, t, &[CHECK_UPDATES])?;
+        help.push(separator(app)?);
+        help.push(about);
+        Ok(help)
     }
 
     fn label(t: &Texts, command: &PageCommand) -> String {

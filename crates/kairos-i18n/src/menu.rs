@@ -49,11 +49,12 @@ pub enum Menu {
     ShowAll,
     Services,
     About,
+    CheckUpdates,
 }
 
 impl Menu {
     /// Every label, for tests.
-    pub const ALL: [Menu; 43] = [
+    pub const ALL: [Menu; 44] = [
         Menu::File,
         Menu::Edit,
         Menu::View,
@@ -97,6 +98,7 @@ impl Menu {
         Menu::ShowAll,
         Menu::Services,
         Menu::About,
+        Menu::CheckUpdates,
     ];
 }
 
@@ -146,6 +148,7 @@ impl Texts {
             Menu::ShowAll => fl!(self.loader, "menu-show-all"),
             Menu::Services => fl!(self.loader, "menu-services"),
             Menu::About => fl!(self.loader, "menu-about"),
+            Menu::CheckUpdates => fl!(self.loader, "menu-check-updates"),
         };
         self.shown(text)
     }

@@ -70,6 +70,7 @@ menu-hide-others = Andere ausblenden
 menu-show-all = Alle einblenden
 menu-services = Dienste
 menu-about = Über Kairos
+menu-check-updates = Nach Updates suchen…
 about-comments = Ein Auftragsplaner für den Desktop, der die Azure Scheduler-API spricht.
 about-license = Kairos ist freie Software unter der MIT-Lizenz.
 

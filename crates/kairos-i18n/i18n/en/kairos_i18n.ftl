@@ -82,6 +82,7 @@ menu-hide-others = Hide Others
 menu-show-all = Show All
 menu-services = Services
 menu-about = About Kairos
+menu-check-updates = Check for Updates…
 about-comments = A desktop job scheduler that speaks the Azure Scheduler API.
 about-license = Kairos is free software under the MIT licence.
 

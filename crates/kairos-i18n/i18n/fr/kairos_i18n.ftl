@@ -70,6 +70,7 @@ menu-hide-others = Masquer les autres
 menu-show-all = Tout afficher
 menu-services = Services
 menu-about = À propos de Kairos
+menu-check-updates = Rechercher des mises à jour…
 about-comments = Un planificateur de travaux pour le bureau, qui parle l’API Azure Scheduler.
 about-license = Kairos est un logiciel libre sous licence MIT.
 

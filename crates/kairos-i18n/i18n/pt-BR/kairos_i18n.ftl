@@ -70,6 +70,7 @@ menu-hide-others = Ocultar outros
 menu-show-all = Mostrar tudo
 menu-services = Serviços
 menu-about = Sobre o Kairos
+menu-check-updates = Procurar atualizações…
 about-comments = Um agendador de trabalhos para desktop que fala a API do Azure Scheduler.
 about-license = O Kairos é software livre sob a licença MIT.
 

@@ -70,6 +70,7 @@ menu-hide-others = 隱藏其他
 menu-show-all = 全部顯示
 menu-services = 服務
 menu-about = 關於 Kairos
+menu-check-updates = 檢查更新…
 about-comments = 使用 Azure Scheduler API 的桌面工作排程器。
 about-license = Kairos 是依 MIT 授權條款發布的自由軟體。
 
