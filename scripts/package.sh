@@ -7,6 +7,9 @@
 #   -p kairos-desktop` first (scripts/package-deb-check.sh does both for the .deb).
 # Env:   CARGO_TARGET_DIR  default $HOME/.cache/kairos-target
 #        KAIROS_TAURI_CLI  where the Tauri CLI is installed (default $HOME/.cache/kairos-tauri-cli)
+#        KAIROS_BUNDLE_CONFIG_EXTRA  a further Tauri config (a file or a JSON string) merged after
+#                          tauri.bundle.conf.json, e.g. src-tauri/tauri.release.conf.json (the release:
+#                          signed updater artifacts; needs TAURI_SIGNING_PRIVATE_KEY[_PASSWORD])
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/kairos-target}"
@@ -46,6 +49,7 @@ for program in kairos kairos-tray; do
 done
 
 args=(bundle --bundles "$bundles" --config src-tauri/tauri.bundle.conf.json)
+[ -n "${KAIROS_BUNDLE_CONFIG_EXTRA:-}" ] && args+=(--config "$KAIROS_BUNDLE_CONFIG_EXTRA")
 [ "$profile" = debug ] && args+=(--debug)
 [ -n "$target" ] && args+=(--target "$target")
 "$cli/node_modules/.bin/tauri" "${args[@]}"
