@@ -4,7 +4,7 @@ tauri-plugin-updater 2.14, from the update files and the .sig beside each.
 
 usage: update-feed.py --version VERSION --base-url URL --out FILE
                       [--notes TEXT|@FILE] [--pub-date RFC3339] [--pubkey KEY|@FILE]
-                      [--no-signed-version-check] UPDATE_FILE...
+                      [--unchecked-signatures] UPDATE_FILE...
 
 The feed:
   {"version": "0.2.0", "notes": "...", "pub_date": "2026-03-01T12:00:00Z",
@@ -25,8 +25,9 @@ built without its `zip` feature) and a .dmg.
 
 Each .sig must be the minisign signature the Tauri CLI writes (`tauri signer sign --app-version`,
 or the bundler with createUpdaterArtifacts), carrying `version:VERSION` in its trusted comment:
-the app requires it (plugins.updater.requireSignedVersion). --no-signed-version-check skips that
-check (a test feed that must announce a version other than the signed one). --pubkey checks that
+the app requires it (plugins.updater.requireSignedVersion). --unchecked-signatures copies each
+.sig as it is, unchecked (a test feed that must carry a bad signature or announce a version
+other than the signed one). --pubkey checks that
 every signature was made by the key whose public half is given: the base64 value of
 tauri.conf.json `plugins.updater.pubkey` (or of a .key.pub file), or @FILE naming such a .pub file
 or a Tauri config holding plugins.updater.pubkey.
@@ -117,15 +118,17 @@ def platform_keys(name):
     raise Refused(f"{name}: unknown kind of update file (known: {KNOWN})")
 
 
-def read_signature(path, version, check_version, key_id):
+def read_signature(path, version, check, key_id):
     """The contents of the .sig beside path, after checking it is a Tauri minisign signature."""
     sig_path = path + ".sig"
     name = os.path.basename(path)
     if not os.path.isfile(sig_path):
         raise Refused(f"{name}: no signature beside it ({sig_path} is missing); "
                       f"sign it with `tauri signer sign --app-version {version}`")
-    with open(sig_path, "r", encoding="utf-8") as f:
+    with open(sig_path, "r", encoding="utf-8", errors="replace") as f:
         signature = f.read().strip()
+    if not check:
+        return signature
     try:
         text = base64.b64decode(signature, validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError):
@@ -143,15 +146,14 @@ def read_signature(path, version, check_version, key_id):
             made_by = raw[2:10][::-1].hex().upper() if len(raw) == 74 else "?"
             raise Refused(f"{os.path.basename(sig_path)} was made by key {made_by}, not by the key of "
                           f"--pubkey ({key_id[::-1].hex().upper()}); the app would refuse the update")
-    if check_version:
-        fields = lines[2][len("trusted comment:"):].strip().split("\t")
-        signed = [f[len("version:"):] for f in fields if f.startswith("version:")]
-        if not signed:
-            raise Refused(f"{os.path.basename(sig_path)} names no version (signed without --app-version); "
-                          f"the app requires one (requireSignedVersion)")
-        if signed[0].lstrip("v") != version:
-            raise Refused(f"{os.path.basename(sig_path)} is signed for version {signed[0]}, "
-                          f"not {version}; the app would refuse the update")
+    fields = lines[2][len("trusted comment:"):].strip().split("\t")
+    signed = [f[len("version:"):] for f in fields if f.startswith("version:")]
+    if not signed:
+        raise Refused(f"{os.path.basename(sig_path)} names no version (signed without --app-version); "
+                      f"the app requires one (requireSignedVersion)")
+    if signed[0].lstrip("v") != version:
+        raise Refused(f"{os.path.basename(sig_path)} is signed for version {signed[0]}, "
+                      f"not {version}; the app would refuse the update")
     return signature
 
 
@@ -212,6 +214,8 @@ def build_feed(args):
     if base.scheme not in ("http", "https") or not base.netloc or base.query or base.fragment:
         raise Refused(f"--base-url '{args.base_url}' is not an http(s) URL of a folder")
     base_url = args.base_url.rstrip("/")
+    if args.pubkey is not None and args.unchecked_signatures:
+        raise Refused("--pubkey checks the signatures, --unchecked-signatures does not: give one of them")
     key_id = public_key_id(args.pubkey) if args.pubkey is not None else None
     notes = read_notes(args.notes)
 
@@ -222,7 +226,7 @@ def build_feed(args):
         keys = platform_keys(name)
         if not os.path.isfile(path):
             raise Refused(f"{path}: no such file")
-        signature = read_signature(path, version, not args.no_signed_version_check, key_id)
+        signature = read_signature(path, version, not args.unchecked_signatures, key_id)
         entry = {"signature": signature, "url": f"{base_url}/{urllib.parse.quote(name)}"}
         for key in keys:
             if key in owner:
@@ -258,8 +262,9 @@ def parse_args(argv):
     parser.add_argument("--pubkey", metavar="KEY|@FILE",
                         help="check every signature was made by this key: tauri.conf.json's plugins.updater.pubkey "
                              "value, or @FILE (a .pub file or a Tauri config)")
-    parser.add_argument("--no-signed-version-check", action="store_true",
-                        help="do not require each .sig to be signed for --version (test feeds only)")
+    parser.add_argument("--unchecked-signatures", action="store_true",
+                        help="copy each .sig as it is, without checking that it is a Tauri signature made "
+                             "for --version (test feeds only; not with --pubkey)")
     parser.add_argument("files", nargs="+", metavar="UPDATE_FILE",
                         help="an update file (NSIS setup .exe, .deb, .AppImage, .app.tar.gz) with FILE.sig beside it")
     return parser.parse_args(argv)
