@@ -7,6 +7,7 @@ import { api, messageOf } from "../ipc";
 import { parseRoute, routeCollection } from "../logic/routes";
 import { navigate } from "../ui/hooks";
 import { toast } from "../ui/toast";
+import { checkForUpdates } from "../ui/update/updates";
 import { collectionName } from "./jumpTargets";
 import { type Command, defineCommands } from "./registry";
 import { currentSurface, showSurface } from "./surfaces";
@@ -26,7 +27,7 @@ export type BuiltinCommandId =
   | "theme-system"
   | "theme-light"
   | "theme-dark";
-const GLOBAL_IDS = ["overview", "settings", "export", "palette", "back", "forward"] as const;
+const GLOBAL_IDS = ["overview", "settings", "export", "palette", "back", "forward", "check-updates"] as const;
 
 function routeNow() {
   return parseRoute(location.hash);
@@ -124,6 +125,15 @@ const globalCommands = (): (Command & { id: (typeof GLOBAL_IDS)[number] })[] => 
     keywords: ["next", "history"],
     shortcut: "Alt+ArrowRight",
     run: () => history.forward(),
+  },
+  {
+    id: "check-updates",
+    title: i18n._("Check for updates…"),
+    section: "Actions",
+    keywords: ["update", "upgrade", "new version", "release", "install"],
+    run: async () => {
+      await checkForUpdates();
+    },
   },
 ];
 

@@ -27,6 +27,7 @@ export const MENU_COMMAND_IDS = [
   "theme-system",
   "theme-light",
   "theme-dark",
+  "check-updates",
 ] as const;
 export type MenuCommandId = (typeof MENU_COMMAND_IDS)[number];
 

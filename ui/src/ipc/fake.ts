@@ -3,6 +3,7 @@
 // made-up weekly runs. Add `?empty` to the URL to start without collections.
 import { fakeDeletions } from "./fakeDeletion";
 import { fakeOverview, fakeOverviewCounts } from "./fakeOverview";
+import { fakeUpdateCommands, fakeUpdateEvents } from "./fakeUpdate";
 import type { CollectionPlan_Deserialize as CollectionPlanIn } from "./bindings";
 import type { Backend } from "./index";
 import type {
@@ -538,6 +539,7 @@ export const fakeBackend: Backend = {
         : fail("BadRequest", "give the full path", [
             { path: "path", code: "BadRequest", message: "give the full path" },
           ]),
+    ...fakeUpdateCommands,
     exportCollection: (r) => {
       if (!r.path.trim().startsWith("/"))
         return fail("BadRequest", "give the full path", [
@@ -564,6 +566,7 @@ export const fakeBackend: Backend = {
       },
     },
     openJob: { listen: async () => () => {} },
+    ...fakeUpdateEvents,
     languageChanged: {
       listen: async (cb) => {
         languageListeners.add(cb);

@@ -33,6 +33,9 @@ import type {
   Result,
   Settings,
   UndoTicket,
+  UpdateCheck,
+  UpdateProgress,
+  UpdateSettings,
 } from "./types";
 import type { OverviewCountsRequest, OverviewCountsResult, OverviewResult } from "./types";
 
@@ -45,6 +48,8 @@ export type Backend = {
     engineChanged: { listen: Listen<EngineChanged> };
     openJob: { listen: Listen<OpenJob> };
     languageChanged: { listen: Listen<LanguageInfo> };
+    updateFound: { listen: Listen<UpdateCheck> };
+    updateProgress: { listen: Listen<UpdateProgress> };
   };
 };
 
@@ -193,6 +198,18 @@ export const api = {
   /** A job's history (every record with the status) to a CSV file. */
   exportHistory: (request: HistoryExportRequest): Promise<HistoryExportResult> =>
     result((c) => c.exportHistory(request)),
+  /** Ask the update feed now (`automatic`: the skipped version is not offered). Failures carry an `Update…` code. */
+  checkForUpdate: (automatic: boolean): Promise<UpdateCheck> => result((c) => c.checkForUpdate(automatic)),
+  /** Download, verify and install what the last check found (`updateProgress` tells how far); returns only on failure. */
+  installUpdate: (): Promise<null> => result((c) => c.installUpdate()),
+  /** What the automatic check found before the page listened for `updateFound`, once; null otherwise. */
+  takeUpdateOffer: (): Promise<UpdateCheck | null> => plain((c) => c.takeUpdateOffer()),
+  /** Automatic checks no longer offer `version` (a newer one is offered again). */
+  skipUpdate: (version: string): Promise<null> => result((c) => c.skipUpdate(version)),
+  getUpdateSettings: (): Promise<UpdateSettings> => result((c) => c.getUpdateSettings()),
+  /** `feedUrl` empty: the release's own feed. `InvalidUpdateFeedUrl` names the field `feedUrl`. */
+  setUpdateSettings: (autoCheck: boolean, feedUrl: string): Promise<UpdateSettings> =>
+    result((c) => c.setUpdateSettings(autoCheck, feedUrl)),
 };
 
 export type PickPath = { kind: "file" | "directory" | "save"; defaultPath?: string; title?: string };
@@ -233,3 +250,8 @@ export const onOpenJob = (cb: (e: OpenJob) => void) => subscribe((b) => b.events
 /** The language setting changed (this window's Settings): switch the catalog to `resolved`. */
 export const onLanguageChanged = (cb: (e: LanguageInfo) => void) =>
   subscribe((b) => b.events.languageChanged.listen, cb);
+/** An automatic check found a new version (not a skipped one). */
+export const onUpdateFound = (cb: (e: UpdateCheck) => void) => subscribe((b) => b.events.updateFound.listen, cb);
+/** How far an install has come. */
+export const onUpdateProgress = (cb: (e: UpdateProgress) => void) =>
+  subscribe((b) => b.events.updateProgress.listen, cb);

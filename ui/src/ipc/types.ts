@@ -36,6 +36,10 @@ export type {
   ImportResultItem_Serialize as ImportResultItem,
   Deletion,
   UndoTicket,
+  InstallKind,
+  UpdateCheck_Serialize as UpdateCheck,
+  UpdateProgress_Serialize as UpdateProgress,
+  UpdateSettings_Serialize as UpdateSettings,
 } from "./bindings";
 import type { FieldError_Serialize as FieldErrorSent, RuleArg } from "./bindings";
 export type { RuleArg } from "./bindings";

@@ -21,6 +21,8 @@ import { Sidebar } from "./Sidebar";
 import { ThemeToggle } from "./ThemeToggle";
 import { toast } from "./toast";
 import { offerPendingUndo } from "./undoDeletion";
+import { UpdateDialog } from "./update/UpdateDialog";
+import { watchForUpdates } from "./update/updates";
 
 /**
  * The window's frame: a header that stays put, the sidebar (navigation only), and the page in
@@ -59,6 +61,9 @@ export function App() {
     );
     return onOpenJob(show);
   }, []);
+
+  // A new version the automatic check found (before or after the page listened) is offered once.
+  useEffect(() => watchForUpdates(), []);
 
   // The start page is the first collection, when there is one.
   useEffect(() => {
@@ -116,6 +121,7 @@ export function App() {
       </div>
       <Toast />
       <CommandPalette />
+      <UpdateDialog />
     </div>
   );
 

@@ -10,6 +10,7 @@ import { Button } from "./components/Button";
 import { PageHeader } from "./components/PageHeader";
 import { type Segment, SegmentedControl } from "./components/SegmentedControl";
 import { type ThemePreference, onThemeChange, setThemePreference, themePreference } from "./theme";
+import { UpdateSettingsSection } from "./update/UpdateSettings";
 
 /** Each change is saved at once (setSettings answers with what was stored). */
 export function SettingsView() {
@@ -210,6 +211,7 @@ export function SettingsView() {
           </p>
         )}
       </fieldset>
+      <UpdateSettingsSection />
       {error && (
         <p class="error-text" role="alert">
           {error}
