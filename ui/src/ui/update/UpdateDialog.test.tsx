@@ -49,7 +49,8 @@ describe("the update dialog", () => {
     expect(await screen.findByRole("heading", { name: "Kairos 0.2.0 is available" })).toBeTruthy();
     const d = dialog()!;
     expect(d.dataset.version).toBe("0.2.0");
-    expect(d.textContent).toContain(`You have Kairos ${FAKE_CURRENT}.`);
+    // The version is in the dialog's body too (the end-to-end test reads it there).
+    expect(d.textContent).toContain(`You have Kairos ${FAKE_CURRENT}; installing replaces it with Kairos 0.2.0.`);
     expect(d.textContent).toContain("Released on Nov 20, 2026.");
     const notes = screen.getByRole("region", { name: "Release notes" });
     expect(notes.textContent).toBe("Fixes:\n- a crash\n- the tray icon");

@@ -30,7 +30,10 @@ export function UpdateDialog() {
       {offer && (
         <div class="update-dialog" data-testid="update-dialog" data-version={offer.version}>
           <p>
-            {i18n._("You have Kairos {current}.", { current: offer.current })}
+            {i18n._("You have Kairos {current}; installing replaces it with Kairos {version}.", {
+              current: offer.current,
+              version: offer.version,
+            })}
             {offer.date && <> {i18n._("Released on {date}.", { date: formatDate(offer.date) })}</>}
           </p>
           <h3 id="update-notes-title" class="update-notes-title">
@@ -99,10 +102,13 @@ function Progress({
   );
 }
 
-/** A failure's sentence, with the backend's technical message folded under it. */
-export function UpdateError({ failure }: { failure: UpdateFailure }) {
+/**
+ * A failure's sentence, with the backend's technical message folded under it. `announce`: read
+ * out at once (in the dialog; Settings' status line repeats what the toast already said).
+ */
+export function UpdateError({ failure, announce = true }: { failure: UpdateFailure; announce?: boolean }) {
   return (
-    <div class="update-error" data-testid="update-error" data-code={failure.code} role="alert">
+    <div class="update-error" data-testid="update-error" data-code={failure.code} role={announce ? "alert" : undefined}>
       <p class="error-text">{updateErrorText(failure.code)}</p>
       <details>
         <summary>{i18n._("Technical details")}</summary>

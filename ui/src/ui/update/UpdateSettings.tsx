@@ -151,7 +151,7 @@ function UpdateStatus({ checking, outcome }: { checking: boolean; outcome: Check
   if ("failure" in outcome)
     return (
       <div class="update-status" data-testid="update-status" data-kind={outcome.failure.code}>
-        <UpdateError failure={outcome.failure} />
+        <UpdateError failure={outcome.failure} announce={false} />
       </div>
     );
   const check = outcome.check;
