@@ -1,7 +1,7 @@
 // Settings → Updates: this version and how it was installed, the automatic check, the update
 // feed for mirrors (KAIROS_UPDATE_URL wins over it), when the feed was last read, the skipped
 // version, and "Check for updates" with its result.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { i18n, useI18n } from "../../i18n";
 import { formatDateTime } from "../../i18n/format";
 import { type UpdateSettings, api, errorsOf, messageOf } from "../../ipc";
@@ -22,6 +22,10 @@ export function UpdateSettingsSection() {
   const [problem, setProblem] = useState("");
   const [saving, setSaving] = useState(false);
   const { checking, outcome } = useUpdateState();
+  // Save reads the controls themselves: a value typed just before the click counts even if
+  // the page has not re-rendered since.
+  const autoCheckInput = useRef<HTMLInputElement>(null);
+  const feedInput = useRef<HTMLInputElement>(null);
 
   const show = (s: UpdateSettings) => {
     setSettings(s);
@@ -40,7 +44,9 @@ export function UpdateSettingsSection() {
     e.preventDefault();
     setSaving(true);
     try {
-      show(await api.setUpdateSettings(autoCheck, feedUrl));
+      const auto = autoCheckInput.current?.checked ?? autoCheck;
+      const feed = feedInput.current?.value ?? feedUrl;
+      show(await api.setUpdateSettings(auto, feed));
       setFeedError("");
       setProblem("");
       toast(i18n._("Settings saved"));
@@ -76,6 +82,7 @@ export function UpdateSettingsSection() {
           </div>
           <label>
             <input
+              ref={autoCheckInput}
               id="setting-update-auto-check"
               data-testid="update-auto-check"
               type="checkbox"
@@ -98,6 +105,7 @@ export function UpdateSettingsSection() {
             error={feedError}
           >
             <input
+              ref={feedInput}
               id="setting-update-feed"
               data-testid="update-feed-url"
               type="url"
