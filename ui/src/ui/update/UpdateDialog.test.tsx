@@ -9,7 +9,8 @@ import type { UpdateProgress } from "../../ipc";
 import { FAKE_CURRENT, availableUpdate, fakeUpdate, updateCalls } from "../../ipc/fakeUpdate";
 import { UPDATE_ERROR_MESSAGES } from "../../logic/updateMessages";
 import { UpdateDialog } from "./UpdateDialog";
-import { offerUpdate, resetUpdateState, watchForUpdates } from "./updates";
+import { type ToastMessage, onToast } from "../toast";
+import { closeUpdateDialog, offerUpdate, resetUpdateState, watchForUpdates } from "./updates";
 
 beforeAll(async () => {
   await import("../../ipc/fake");
@@ -158,6 +159,29 @@ describe("the update dialog", () => {
       await waitFor(() => expect(dialog()).toBeNull());
     });
   }
+
+  it("still says a failure when the dialog was closed during the install (a toast)", async () => {
+    const toasts: ToastMessage[] = [];
+    const stopToasts = onToast((m) => m && toasts.push(m));
+    const next = steppedInstall([{ phase: "download", received: 1, total: 2 }], {
+      code: "UpdateInstallFailed",
+      message: "dpkg: error",
+    });
+    render(<UpdateDialog />);
+    act(() => offerUpdate(availableUpdate(), false));
+    fireEvent.click(await screen.findByTestId("update-install"));
+    await screen.findByTestId("update-progress");
+    act(() => closeUpdateDialog());
+    next();
+    await waitFor(() =>
+      expect(toasts.at(-1)).toMatchObject({
+        kind: "error",
+        text: "The update could not be installed. This version is still installed and keeps running.",
+      }),
+    );
+    expect(dialog()).toBeNull();
+    stopToasts();
+  });
 
   it("Skip this version calls skipUpdate and closes; Later only closes", async () => {
     render(<UpdateDialog />);

@@ -98,6 +98,9 @@ export async function skipOfferedUpdate(): Promise<void> {
   }
 }
 
+/** The toast's way to the whole result (the details, the releases link). */
+const showInSettings = () => ({ label: i18n._("Show in Settings"), run: () => navigate({ page: "settings" }) });
+
 /** Install: follows the progress events; on success the window restarts (so this never ends well). */
 export async function installOfferedUpdate(): Promise<void> {
   if (!state.offer || state.install.step === "installing") return;
@@ -108,7 +111,10 @@ export async function installOfferedUpdate(): Promise<void> {
   try {
     await api.installUpdate();
   } catch (e) {
-    set({ install: { step: "failed", failure: failureOf(e) } });
+    const failure = failureOf(e);
+    // Closed meanwhile (Escape): the failure is still said, as a toast.
+    if (state.offer) set({ install: { step: "failed", failure } });
+    else toast(updateErrorText(failure.code), "error", showInSettings());
   } finally {
     stop();
   }
@@ -127,9 +133,6 @@ export function watchForUpdates(): () => void {
     stop();
   };
 }
-
-/** The toast's way to the whole result (the details, the releases link). */
-const showInSettings = () => ({ label: i18n._("Show in Settings"), run: () => navigate({ page: "settings" }) });
 
 /**
  * "Check for updates" (the menu, the palette, Settings): asks the feed now and shows what it
