@@ -52,5 +52,16 @@ args=(bundle --bundles "$bundles" --config src-tauri/tauri.bundle.conf.json)
 [ -n "${KAIROS_BUNDLE_CONFIG_EXTRA:-}" ] && args+=(--config "$KAIROS_BUNDLE_CONFIG_EXTRA")
 [ "$profile" = debug ] && args+=(--debug)
 [ -n "$target" ] && args+=(--target "$target")
+# The bundler writes the installer's kind into the window's program in place (what
+# tauri::utils::platform::bundle_type reads, and so the updater). Cargo hard-links that file to
+# its own copy in deps/, so the mark would stay on every later build and the programs the tests
+# run would think they came from a .deb. The bundler gets a copy of its own, and the unmarked
+# program is put back afterwards.
+window="$built/kairos-desktop$exe"
+pristine="$built/.kairos-desktop-unbundled$exe"
+cp "$window" "$pristine"
+cp "$window" "$window.tmp" && mv -f "$window.tmp" "$window"
+restore() { mv -f "$pristine" "$window"; }
+trap restore EXIT
 "$cli/node_modules/.bin/tauri" "${args[@]}"
 echo "package: bundles in $built/bundle"

@@ -59,6 +59,7 @@ pub fn run(open: Option<(String, String)>) -> ExitCode {
         Ok(opened) => opened,
         Err(e) => {
             eprintln!("kairos-desktop: {e}");
+            crate::refusal::show(&e);
             return ExitCode::from(1);
         }
     };

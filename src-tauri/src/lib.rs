@@ -13,6 +13,7 @@ pub mod language;
 pub mod menu;
 pub mod overview;
 pub mod preview;
+pub mod refusal;
 pub mod test_clock;
 pub mod transfer;
 pub mod undo;

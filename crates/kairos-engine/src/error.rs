@@ -37,6 +37,12 @@ pub enum EngineError {
     /// The database failed the operation (busy past the timeout, full, read-only, I/O).
     #[error("storage error: {0}")]
     Storage(String),
+    /// The database was written by a newer Kairos (this one was downgraded): refused at open,
+    /// before anything is written to it.
+    #[error(
+        "this database was written by a newer version of Kairos (schema {found}; this version knows up to {supported}); install that version again to open it (nothing was changed)"
+    )]
+    TooNew { found: i64, supported: i64 },
     /// Anything else inside Kairos (a database it cannot open, a bug).
     #[error("{0}")]
     Internal(String),
@@ -71,7 +77,9 @@ impl EngineError {
             EngineError::Invalid(_) => ErrorKind::BadRequest,
             EngineError::NotFound(_) => ErrorKind::NotFound,
             EngineError::Conflict(_) | EngineError::UndoExpired(_) => ErrorKind::Conflict,
-            EngineError::Damaged(_) | EngineError::Internal(_) => ErrorKind::Internal,
+            EngineError::Damaged(_) | EngineError::Internal(_) | EngineError::TooNew { .. } => {
+                ErrorKind::Internal
+            }
             EngineError::Storage(_) => ErrorKind::Unavailable,
         }
     }
@@ -85,6 +93,7 @@ impl EngineError {
             EngineError::Damaged(_) => "StoredDataDamaged",
             EngineError::Storage(_) => "StorageUnavailable",
             EngineError::Internal(_) => "InternalError",
+            EngineError::TooNew { .. } => "DatabaseTooNew",
             EngineError::UndoExpired(_) => "UndoExpired",
         }
     }

@@ -13,6 +13,7 @@ mod menu;
 mod notes;
 mod problems;
 mod pseudo;
+mod refusal;
 mod texts;
 mod tray;
 

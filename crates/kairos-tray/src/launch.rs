@@ -1,7 +1,7 @@
 //! Starting the desktop processes and finding their files: the data directory, the lock that
 //! keeps one tray runner, and spawning the window or the runner.
 
-use kairos_engine::{Database, Engine, EngineConfig};
+use kairos_engine::{Database, Engine, EngineConfig, EngineError};
 use kairos_local::programs::{tray_program, window_program};
 use kairos_local::{create_private, DATABASE_FILE};
 use std::fs::File;
@@ -17,20 +17,38 @@ pub fn data_dir() -> Result<PathBuf, kairos_local::LocalError> {
     kairos_local::data_dir_from_env()
 }
 
+/// Why the shared database could not be opened. Shown as it is on stderr; the window also
+/// words a database from a newer Kairos for people (`refusal.rs`).
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("cannot create {}: {error}", path.display())]
+    Create { path: PathBuf, error: String },
+    #[error("{0}")]
+    Clock(String),
+    #[error("cannot open {}: {error}", path.display())]
+    Engine { path: PathBuf, error: EngineError },
+}
+
 /// The shared database in `dir` (created owner-only: it holds the jobs' secrets), opened with
-/// `configure` applied to the default engine settings. The error is a sentence for stderr.
+/// `configure` applied to the default engine settings.
 pub fn open_engine(
     dir: &Path,
     configure: impl FnOnce(&mut EngineConfig),
-) -> Result<(Engine, PathBuf), String> {
+) -> Result<(Engine, PathBuf), OpenError> {
     let database = dir.join(DATABASE_FILE);
-    create_private(&database).map_err(|e| format!("cannot create {}: {e}", database.display()))?;
+    create_private(&database).map_err(|e| OpenError::Create {
+        path: database.clone(),
+        error: e.to_string(),
+    })?;
     let mut config = EngineConfig::new(Database::File(database.clone()));
     // The real clock, unless the end-to-end tests chose the instant (KAIROS_TEST_NOW).
-    config.clock = kairos_local::test_clock::clock_from_env().map_err(|e| e.to_string())?;
+    config.clock =
+        kairos_local::test_clock::clock_from_env().map_err(|e| OpenError::Clock(e.to_string()))?;
     configure(&mut config);
-    let engine =
-        Engine::open(config).map_err(|e| format!("cannot open {}: {e}", database.display()))?;
+    let engine = Engine::open(config).map_err(|error| OpenError::Engine {
+        path: database.clone(),
+        error,
+    })?;
     Ok((engine, database))
 }
 

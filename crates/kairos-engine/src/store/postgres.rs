@@ -433,9 +433,10 @@ fn migrate(conn: &mut PgConn) -> Result<()> {
         block_on(tx.query_one("SELECT version FROM kairos_schema WHERE id = 1", &[]))?.get(0);
     let newest = MIGRATIONS.len() as i64;
     if version > newest {
-        return Err(EngineError::internal(format!(
-            "this database was written by a newer version of Kairos (schema {version}; this version knows up to {newest}); upgrade Kairos to open it"
-        )));
+        return Err(EngineError::TooNew {
+            found: version,
+            supported: newest,
+        });
     }
     if version < 0 {
         return Err(EngineError::internal(format!(

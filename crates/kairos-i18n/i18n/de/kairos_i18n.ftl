@@ -81,3 +81,9 @@ problem-no-bus = Kein Symbol im Infobereich: Es gibt keinen D-Bus-Sitzungsbus ({
 problem-bus-silent = Kein Symbol im Infobereich: Der D-Bus-Sitzungsbus hat nicht geantwortet. { problem-host-how }
 problem-no-host = Kein Symbol im Infobereich: Diese Arbeitsumgebung hat keinen Infobereich ({ $watcher } ist nicht am Sitzungsbus). { problem-host-how }
 problem-host-how = Aufträge werden trotzdem weiter ausgeführt. Installieren und aktivieren Sie unter GNOME die Erweiterung „AppIndicator and KStatusNotifierItem Support“; KDE, Xfce, Cinnamon und die meisten anderen Arbeitsumgebungen haben einen Infobereich eingebaut.
+
+## The window cannot open its database at start (a native message box)
+
+refusal-title = Kairos kann nicht starten
+refusal-too-new = Diese Datenbank wurde von einer neueren Version von Kairos geschrieben (Schema { $found }; diese Version kennt bis { $supported }). Vermutlich wurde Kairos auf eine ältere Version zurückgesetzt. Installieren Sie die neuere Version wieder, um sie zu öffnen. An { $path } wurde nichts geändert.
+refusal-other = Kairos kann seine Datenbank nicht öffnen: { $reason }

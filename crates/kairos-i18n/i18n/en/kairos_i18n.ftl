@@ -95,3 +95,11 @@ problem-bus-silent = No tray icon: the D-Bus session bus did not answer. { probl
 # $watcher: the D-Bus name a tray host owns.
 problem-no-host = No tray icon: this desktop has no tray host ({ $watcher } is not on the session bus). { problem-host-how }
 problem-host-how = Jobs keep running without it. On GNOME, install and turn on the "AppIndicator and KStatusNotifierItem Support" extension; KDE, Xfce, Cinnamon and most other desktops have a tray host built in.
+
+## The window cannot open its database at start (a native message box)
+
+refusal-title = Kairos cannot start
+# $found, $supported: schema numbers; $path: the database file.
+refusal-too-new = This database was written by a newer version of Kairos (schema { $found }; this version knows up to { $supported }). Kairos was probably downgraded. Install the newer version again to open it. Nothing was changed in { $path }.
+# $reason: the engine's own words (not translated).
+refusal-other = Kairos cannot open its database: { $reason }

@@ -81,3 +81,9 @@ problem-no-bus = Pas d’icône dans la zone de notification : il n’y a pas d
 problem-bus-silent = Pas d’icône dans la zone de notification : le bus de session D-Bus n’a pas répondu. { problem-host-how }
 problem-no-host = Pas d’icône dans la zone de notification : ce bureau n’a pas de zone de notification ({ $watcher } n’est pas sur le bus de session). { problem-host-how }
 problem-host-how = Les travaux continuent de s’exécuter. Sous GNOME, installez et activez l’extension « AppIndicator and KStatusNotifierItem Support » ; KDE, Xfce, Cinnamon et la plupart des autres bureaux ont une zone de notification intégrée.
+
+## The window cannot open its database at start (a native message box)
+
+refusal-title = Kairos ne peut pas démarrer
+refusal-too-new = Cette base de données a été écrite par une version plus récente de Kairos (schéma { $found } ; cette version connaît jusqu’au { $supported }). Kairos a sans doute été rétrogradé. Réinstallez la version plus récente pour l’ouvrir. Rien n’a été modifié dans { $path }.
+refusal-other = Kairos ne peut pas ouvrir sa base de données : { $reason }

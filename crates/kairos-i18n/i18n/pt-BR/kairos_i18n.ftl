@@ -81,3 +81,9 @@ problem-no-bus = Sem ícone na bandeja: não há barramento de sessão D-Bus ({ 
 problem-bus-silent = Sem ícone na bandeja: o barramento de sessão D-Bus não respondeu. { problem-host-how }
 problem-no-host = Sem ícone na bandeja: este ambiente de trabalho não tem uma bandeja do sistema ({ $watcher } não está no barramento de sessão). { problem-host-how }
 problem-host-how = Os trabalhos continuam sendo executados mesmo assim. No GNOME, instale e ative a extensão “AppIndicator and KStatusNotifierItem Support”; KDE, Xfce, Cinnamon e a maioria dos outros ambientes já têm uma bandeja do sistema.
+
+## The window cannot open its database at start (a native message box)
+
+refusal-title = O Kairos não pode iniciar
+refusal-too-new = Este banco de dados foi gravado por uma versão mais nova do Kairos (esquema { $found }; esta versão conhece até o { $supported }). Provavelmente o Kairos voltou para uma versão anterior. Instale a versão mais nova novamente para abri-lo. Nada foi alterado em { $path }.
+refusal-other = O Kairos não pode abrir o banco de dados: { $reason }

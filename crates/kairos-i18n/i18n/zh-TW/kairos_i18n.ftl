@@ -81,3 +81,9 @@ problem-no-bus = 沒有系統匣圖示：沒有 D-Bus 工作階段匯流排（{ 
 problem-bus-silent = 沒有系統匣圖示：D-Bus 工作階段匯流排沒有回應。{ problem-host-how }
 problem-no-host = 沒有系統匣圖示：這個桌面環境沒有系統匣主機（{ $watcher } 不在工作階段匯流排上）。{ problem-host-how }
 problem-host-how = 工作仍會繼續執行。在 GNOME 上，請安裝並啟用「AppIndicator and KStatusNotifierItem Support」擴充功能；KDE、Xfce、Cinnamon 和大多數其他桌面環境都內建系統匣主機。
+
+## The window cannot open its database at start (a native message box)
+
+refusal-title = Kairos 無法啟動
+refusal-too-new = 這個資料庫是由較新版本的 Kairos 寫入的（結構描述 { $found }；此版本最多只認得 { $supported }）。Kairos 可能已降級。請重新安裝較新的版本以開啟它。{ $path } 中沒有任何變更。
+refusal-other = Kairos 無法開啟其資料庫：{ $reason }
