@@ -37,6 +37,9 @@ fi
 echo "== The ARM export against Azure's schemas (pytest, jsonschema)"
 bash scripts/arm-schema-check.sh
 
+echo "== The updater feed writer with real signatures (pytest, the Tauri CLI)"
+bash scripts/update-feed-check.sh
+
 echo "== End-to-end: the Azure Python SDK against a real kairos serve"
 bash scripts/e2e.sh
 
@@ -55,3 +58,7 @@ echo "== End-to-end: the date-sensitive desktop tests again, the window's clock 
 KAIROS_E2E_NOW=2028-02-29T12:00:00Z bash scripts/desktop-e2e.sh tests/desktop/test_desktop.py \
   tests/desktop/test_overview.py tests/desktop/test_calendars.py tests/desktop/test_manager.py \
   tests/desktop/test_zoom.py
+
+# Last: it installs the .deb system-wide (and removes it again) and rebuilds this tree's window.
+echo "== End-to-end: self-update of the installed .deb from a loopback feed (window and tray runner)"
+bash scripts/update-e2e.sh

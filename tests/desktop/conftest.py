@@ -36,6 +36,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SYSTEM_PYTHON = os.environ.get("KAIROS_SYSTEM_PYTHON", "/usr/bin/python3")
 DBUS_TOOL = HERE / "dbus_tool.py"
+ATSPI_TOOL = HERE / "atspi_tool.py"
 TARGET_DIR = Path(os.environ.get("CARGO_TARGET_DIR") or Path.home() / ".cache/kairos-target")
 APP_BIN = Path(os.environ.get("KAIROS_DESKTOP_BIN") or TARGET_DIR / "debug/kairos-desktop")
 TRAY_BIN = APP_BIN.with_name("kairos-tray")  # the window starts the tray runner from next to itself
@@ -217,6 +218,35 @@ def dbus_tool(*args: str, timeout: float = 15):
     if r.returncode != 0:
         raise subprocess.SubprocessError(f"dbus_tool {' '.join(map(str, args))}: {r.stderr.strip() or r.stdout.strip()}")
     return json.loads(r.stdout)
+
+
+def atspi_or_none(*args: object, timeout: float = 30):
+    """atspi_tool.py's answer (JSON), or None when it found nothing (yet): for waiting on a
+    native window or dialog of the app."""
+    r = subprocess.run([SYSTEM_PYTHON, str(ATSPI_TOOL), *map(str, args)],
+                       capture_output=True, text=True, timeout=timeout)
+    return json.loads(r.stdout) if r.returncode == 0 else None
+
+
+# GTK names a message dialog for screen readers by its kind ("Error", in the C locale the tests
+# run in), not by its window title; the title is its first line of text.
+REFUSAL_BOX = "Error"
+
+
+def refusal_box(pid: int, title: str) -> str:
+    """Wait for the window process `pid` to show its native message box (the database cannot be
+    opened: src-tauri refusal.rs) with `title` as its first line, and return its texts. Close it
+    with `atspi_or_none("press", pid, REFUSAL_BOX, "OK")`."""
+    seen: list = []
+
+    def shown():
+        seen[:] = [atspi_or_none("windows", pid)]
+        return seen[0] is not None and REFUSAL_BOX in seen[0]
+    wait_for(shown, 60, f"the message box of process {pid}",
+             describe=lambda: f"its windows: {seen[0] if seen else None!r}")
+    texts = " ".join(atspi_or_none("texts", pid, REFUSAL_BOX) or [])
+    assert title in texts, f"the box's texts lack its title {title!r}: {texts}"
+    return texts
 
 
 def bus_names() -> list[str]:

@@ -386,10 +386,11 @@ pub async fn install(app: &AppHandle) -> CommandResult<()> {
         tracing::warn!(code = %error.code, message = %error.message, "the update was not installed");
         return Err(error);
     }
-    tracing::info!(%version, "update installed; starting the new tray runner and window");
+    tracing::info!(%version, "update installed; starting the new window, which starts the new tray runner");
     let _ = UpdateProgress::Restarting.emit(app);
-    // The new runner at once (the new window would start it too; the lock keeps one).
-    kairos_tray::launch::ensure_tray_runner(&d.data_dir, unset);
+    // Not from here: an AppImage's programs live in this process's mount of the old image, so
+    // only the new window (started from the new image) can start the new runner. It does so at
+    // start (`ensure_tray_runner`), on every system; due runs in the gap are caught up.
     app.request_restart();
     Ok(())
 }

@@ -233,6 +233,16 @@ pub fn migrate(conn: &mut Connection) -> Result<(), MigrationError> {
     Ok(())
 }
 
+/// Refuse a database written by a newer Kairos before anything else touches it (not even the
+/// switch to WAL, which rewrites the header of a file in another journal mode). Errors reading
+/// the version are left to the checks that follow, which say them better.
+pub fn refuse_newer(conn: &Connection) -> Result<(), MigrationError> {
+    match conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0)) {
+        Ok(version) => check_version(version).map(|_| ()),
+        Err(_) => Ok(()),
+    }
+}
+
 fn check_version(version: i64) -> Result<i64, MigrationError> {
     let newest = MIGRATIONS.len() as i64;
     if version < 0 {

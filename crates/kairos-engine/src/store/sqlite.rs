@@ -61,6 +61,8 @@ impl SqliteStore {
             })?;
         }
         let mut writer = Connection::open(path)?;
+        writer.busy_timeout(busy_timeout)?;
+        migrations::refuse_newer(&writer).map_err(migration_error)?;
         configure(&writer, busy_timeout, sync).map_err(|e| damaged_if_corrupt(e, path))?;
         check_not_damaged(&writer, path)?;
         migrations::migrate(&mut writer).map_err(migration_error)?;
@@ -274,6 +276,19 @@ mod tests {
         );
         assert!(
             std::fs::read(&path).unwrap() == before,
+            "the refused database was changed"
+        );
+        // Not even switched to WAL when it is in another journal mode.
+        let other = dir.path().join("rollback-journal.db");
+        let conn = Connection::open(&other).unwrap();
+        conn.execute_batch("CREATE TABLE t (x); PRAGMA user_version = 99")
+            .unwrap();
+        drop(conn);
+        let before = std::fs::read(&other).unwrap();
+        let err = SqliteStore::open(&other).unwrap_err();
+        assert_eq!(err.code(), "DatabaseTooNew");
+        assert!(
+            std::fs::read(&other).unwrap() == before,
             "the refused database was changed"
         );
     }
