@@ -39,7 +39,7 @@ EXPECTED_MENUS = {
              ("Theme", ""), ("Full Screen", "F11")],
     "Jobs": [("Run Now", "F5"), ("Delete", "Delete"), ("Pause All Jobs", "")],
     "Window": [("Minimize", ""), ("Maximize", ""), ("Close Window", "<Primary>w")],
-    "Help": [("About Kairos", "")],
+    "Help": [("Check for Updates…", ""), ("About Kairos", "")],
 }
 THEME_ITEMS = ["Follow the System", "Light", "Dark"]
 

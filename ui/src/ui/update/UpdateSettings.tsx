@@ -110,6 +110,8 @@ export function UpdateSettingsSection() {
               data-testid="update-feed-url"
               type="url"
               class="mono"
+              // A URL, in every language: its value and placeholder are data, not words.
+              translate={false}
               value={feedUrl}
               placeholder={settings.feedFromEnvironment ? "" : settings.effectiveFeed}
               disabled={settings.feedFromEnvironment}
