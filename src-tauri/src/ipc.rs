@@ -399,6 +399,13 @@ pub async fn take_update_offer(app: AppHandle) -> Option<update::UpdateCheck> {
     update::take_offer(&app)
 }
 
+/// The releases page in the system's browser (an .rpm's way to new versions).
+#[tauri::command]
+#[specta::specta]
+pub async fn open_releases_page() -> CommandResult<()> {
+    update::open_releases()
+}
+
 #[tauri::command]
 #[specta::specta]
 pub async fn skip_update(app: AppHandle, version: String) -> CommandResult<()> {
@@ -502,6 +509,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             install_update,
             take_update_offer,
             skip_update,
+            open_releases_page,
             get_update_settings,
             set_update_settings,
             overview,

@@ -24,6 +24,8 @@ pub mod code {
     pub const RUNNER_BUSY: &str = "UpdateRunnerBusy";
     /// Install was asked for without an update found first.
     pub const NOTHING_FOUND: &str = "UpdateNotFound";
+    /// The system could not open the releases page in a browser.
+    pub const BROWSER: &str = "CannotOpenBrowser";
     /// The feed URL setting is not an http(s) URL.
     pub const FEED_URL: &str = "InvalidUpdateFeedUrl";
 }

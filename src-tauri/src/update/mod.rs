@@ -228,6 +228,17 @@ fn check_feed_url(url: &str) -> CommandResult<()> {
     })
 }
 
+/// Open the releases page in the system's browser (how an .rpm user finds new versions). Only
+/// that address: the page names no URL, so it cannot open anything else through this.
+pub fn open_releases() -> CommandResult<()> {
+    open::that_detached(RELEASES_PAGE).map_err(|e| {
+        failure::error(
+            code::BROWSER,
+            format!("cannot open {RELEASES_PAGE} in a browser: {e}"),
+        )
+    })
+}
+
 /// Skip `version`: automatic checks no longer offer it (a newer one is offered again).
 pub fn skip(d: &Desktop, version: &str) -> CommandResult<()> {
     Ok(d.engine.set_setting(SKIPPED, version)?)

@@ -72,6 +72,8 @@ export const commands = {
 	/**  What the automatic check found before the page listened, once. */
 	takeUpdateOffer: () => __TAURI_INVOKE<UpdateCheck_Serialize | null>("take_update_offer"),
 	skipUpdate: (version: string) => typedError<null, CommandError_Serialize>(__TAURI_INVOKE("skip_update", { version })),
+	/**  The releases page in the system's browser (an .rpm's way to new versions). */
+	openReleasesPage: () => typedError<null, CommandError_Serialize>(__TAURI_INVOKE("open_releases_page")),
 	getUpdateSettings: () => typedError<UpdateSettings_Serialize, CommandError_Serialize>(__TAURI_INVOKE("get_update_settings")),
 	setUpdateSettings: (autoCheck: boolean, feedUrl: string) => typedError<UpdateSettings_Serialize, CommandError_Serialize>(__TAURI_INVOKE("set_update_settings", { autoCheck, feedUrl })),
 	/**  Every job's runs in a window, for the schedule overview (`overview.rs`). */

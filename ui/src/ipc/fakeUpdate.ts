@@ -120,6 +120,10 @@ export const fakeUpdateCommands = {
     script.offer = null;
     return offer ? structuredClone(offer) : null;
   },
+  openReleasesPage: () => {
+    call("openReleasesPage");
+    return ok(null);
+  },
   skipUpdate: (version: string) => {
     call("skipUpdate", version);
     script.settings.skipped = version;

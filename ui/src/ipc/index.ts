@@ -206,6 +206,8 @@ export const api = {
   takeUpdateOffer: (): Promise<UpdateCheck | null> => plain((c) => c.takeUpdateOffer()),
   /** Automatic checks no longer offer `version` (a newer one is offered again). */
   skipUpdate: (version: string): Promise<null> => result((c) => c.skipUpdate(version)),
+  /** The releases page in the system's browser (an .rpm's way to new versions). */
+  openReleasesPage: (): Promise<null> => result((c) => c.openReleasesPage()),
   getUpdateSettings: (): Promise<UpdateSettings> => result((c) => c.getUpdateSettings()),
   /** `feedUrl` empty: the release's own feed. `InvalidUpdateFeedUrl` names the field `feedUrl`. */
   setUpdateSettings: (autoCheck: boolean, feedUrl: string): Promise<UpdateSettings> =>

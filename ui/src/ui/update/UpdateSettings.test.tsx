@@ -133,10 +133,13 @@ describe("Settings → Updates", () => {
       expect(updateCalls.filter((c) => c.command === "checkForUpdate")).toEqual([
         { command: "checkForUpdate", args: [false] },
       ]);
-      if (kind === "packageManager")
-        expect(status().querySelector("a")!.getAttribute("href")).toBe(
-          "https://github.com/kairos-scheduler/kairos/releases",
-        );
+      if (kind === "packageManager") {
+        const link = status().querySelector("a")!;
+        expect(link.getAttribute("href")).toBe("https://github.com/kairos-scheduler/kairos/releases");
+        // The system's browser opens it (through Rust), not the webview.
+        fireEvent.click(link);
+        await waitFor(() => expect(updateCalls.some((c) => c.command === "openReleasesPage")).toBe(true));
+      }
       if ("code" in answer) expect(screen.getByTestId("update-error").dataset.code).toBe(answer.code);
     });
   }

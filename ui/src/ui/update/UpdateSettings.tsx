@@ -149,6 +149,13 @@ export function UpdateSettingsSection() {
   );
 }
 
+function openReleases(e: MouseEvent, url: string) {
+  e.preventDefault();
+  api
+    .openReleasesPage()
+    .catch(() => toast(i18n._("No browser could be opened. The releases are at {url}", { url }), "error"));
+}
+
 /** The last check's result (the toast said it too; this line stays). */
 function UpdateStatus({ checking, outcome }: { checking: boolean; outcome: CheckOutcome | null }) {
   if (checking)
@@ -171,7 +178,8 @@ function UpdateStatus({ checking, outcome }: { checking: boolean; outcome: Check
       {check.kind === "packageManager" && (
         <>
           {" "}
-          <a href={check.releases} target="_blank" rel="noreferrer">
+          {/* The system's browser, not the webview: the window asks Rust to open this page. */}
+          <a href={check.releases} onClick={(e) => openReleases(e, check.releases)}>
             {i18n._("Kairos releases")}
           </a>
         </>
