@@ -8,6 +8,7 @@
 #   4. tests/update (the real window under Xvfb through tauri-driver, the installed programs):
 #      refusals first (a bad signature, a truncated download, a feed that is not JSON, an older
 #      version), then the update itself, checked from outside (dpkg, /proc, the database);
+#      and the .rpm's window (unpacked) leaves updates to the package manager;
 #   5. the package removed again and this tree's programs rebuilt as they were.
 # It installs a package system-wide, so it needs root or sudo (CI and the dev machine have it).
 # Usage: bash scripts/update-e2e.sh [pytest args]
@@ -27,7 +28,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 # sudo: the updater's last way to run `dpkg -i` (it tries pkexec, then zenity/kdialog for a
 # password, then sudo); as root sudo asks nothing. pkexec, zenity and kdialog are not installed
 # here, so the test takes the sudo path; on a desktop pkexec asks for the password.
-bash scripts/apt-install.sh dpkg-dev sudo
+bash scripts/apt-install.sh dpkg-dev sudo rpm2cpio cpio
 if dpkg-query -W -f '${Status}' kairos 2>/dev/null | grep -q 'install ok installed'; then
   say "a kairos package is installed on this machine; this test installs and removes its own, so it stops here"
   exit 1
@@ -58,18 +59,23 @@ new=$(python3 -c 'import sys; a, b, c = sys.argv[1].split("."); print(f"{a}.{b}.
 bundle_dir="$CARGO_TARGET_DIR/debug/bundle/deb"
 mkdir -p "$work/files"
 
-package() {  # package <tree> <out.deb>: build the three programs there and pack the .deb
+package() {  # package <tree> <out.deb> [bundles]: build the three programs there and pack them
   (cd "$1" && cargo build -p kairos-cli -p kairos-tray -p kairos-desktop \
-    && rm -rf "$bundle_dir" && bash scripts/package.sh --bundles deb)
+    && rm -rf "$bundle_dir" "$(dirname "$bundle_dir")/rpm" && bash scripts/package.sh --bundles "${3:-deb}")
   cp "$bundle_dir"/*.deb "$2"
 }
 
-if [ "${KAIROS_UPDATE_E2E_REUSE:-}" = 1 ] && [ -s "$work/files/old.deb" ] && ls "$work"/files/new/*.deb.sig >/dev/null 2>&1; then
+if [ "${KAIROS_UPDATE_E2E_REUSE:-}" = 1 ] && [ -s "$work/files/old.deb" ] && [ -x "$work/rpm-root/usr/bin/kairos-desktop" ] && ls "$work"/files/new/*.deb.sig >/dev/null 2>&1; then
   say "reusing the packages in $work/files"
 else
 # --- 2. The old version: this tree.
 say "building Kairos $old (this tree) with the test key"
-package "$root" "$work/files/old.deb"
+package "$root" "$work/files/old.deb" deb,rpm
+# The .rpm of the same version, unpacked (no rpm database on Debian): its window must leave
+# updates to the package manager.
+rm -rf "$work/rpm-root" && mkdir -p "$work/rpm-root"
+# Debian's rpm2cpio exits 1 on the bundler's .rpm although it writes it whole (package-deb-check.sh).
+(cd "$work/rpm-root" && { rpm2cpio "$(dirname "$bundle_dir")"/rpm/*.rpm || true; } | cpio -idm --quiet)
 
 # --- 3. The new version: a copy of the tree (its sources only) with the next patch version.
 say "building Kairos $new (a copy of this tree in $work/next)"
@@ -115,4 +121,5 @@ as_root apt-get install -y -q --allow-downgrades "$work/files/old.deb" >/dev/nul
 
 unset TAURI_CONFIG
 export KAIROS_UPDATE_FILES="$work/files" KAIROS_UPDATE_KEYS="$work/keys" KAIROS_UPDATE_OLD="$old" KAIROS_UPDATE_NEW="$new"
-KAIROS_DESKTOP_BIN=/usr/bin/kairos-desktop bash scripts/desktop-e2e.sh tests/update "$@"
+KAIROS_DESKTOP_BIN=/usr/bin/kairos-desktop bash scripts/desktop-e2e.sh tests/update/test_update.py "$@"
+KAIROS_DESKTOP_BIN="$work/rpm-root/usr/bin/kairos-desktop" bash scripts/desktop-e2e.sh tests/update/test_rpm.py "$@"
