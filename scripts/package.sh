@@ -27,14 +27,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$bundles" ] || { echo "package: --bundles is required" >&2; exit 2; }
 
-# The Tauri CLI, prebuilt from the npm registry (cargo install tauri-cli would compile ~500
-# crates), reinstalled only when tools/bundle/package.json changes.
-cli="${KAIROS_TAURI_CLI:-$HOME/.cache/kairos-tauri-cli}"
-if ! cmp -s tools/bundle/package.json "$cli/package.json"; then
-  mkdir -p "$cli"
-  cp tools/bundle/package.json "$cli/package.json"
-  npm install --prefix "$cli" --no-audit --no-fund --loglevel=error
-fi
+tauri=$(bash scripts/tauri-cli.sh)
 
 host=$(rustc -vV | sed -n 's/^host: //p')
 triple="${target:-$host}"
@@ -63,5 +56,5 @@ cp "$window" "$pristine"
 cp "$window" "$window.tmp" && mv -f "$window.tmp" "$window"
 restore() { mv -f "$pristine" "$window"; }
 trap restore EXIT
-"$cli/node_modules/.bin/tauri" "${args[@]}"
+"$tauri" "${args[@]}"
 echo "package: bundles in $built/bundle"

@@ -35,14 +35,8 @@ if dpkg-query -W -f '${Status}' kairos 2>/dev/null | grep -q 'install ok install
 fi
 [ -f ui/dist/index.html ] || bash scripts/build-ui.sh
 
-# The Tauri CLI (its signer), as scripts/package.sh installs it.
-cli="${KAIROS_TAURI_CLI:-$HOME/.cache/kairos-tauri-cli}"
-if ! cmp -s tools/bundle/package.json "$cli/package.json"; then
-  mkdir -p "$cli"
-  cp tools/bundle/package.json "$cli/package.json"
-  npm install --prefix "$cli" --no-audit --no-fund --loglevel=error
-fi
-tauri="$cli/node_modules/.bin/tauri"
+# The Tauri CLI (its signer).
+tauri=$(bash scripts/tauri-cli.sh)
 
 # --- 1. Keys: the one the apps trust, and another whose signatures they must refuse.
 mkdir -p "$work/keys"

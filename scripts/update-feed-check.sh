@@ -7,13 +7,10 @@
 #        KAIROS_UPDATE_FEED_VENV  default $HOME/.cache/kairos-update-feed-venv
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cli="${KAIROS_TAURI_CLI:-$HOME/.cache/kairos-tauri-cli}"
-if ! cmp -s tools/bundle/package.json "$cli/package.json"; then
-  mkdir -p "$cli"
-  cp tools/bundle/package.json "$cli/package.json"
-  npm install --prefix "$cli" --no-audit --no-fund --loglevel=error
-fi
-export KAIROS_TAURI_CLI="$cli"
+# The tests find the CLI's folder from its program (scripts/tauri-cli.sh prints .../node_modules/.bin/tauri).
+tauri=$(bash scripts/tauri-cli.sh)
+KAIROS_TAURI_CLI=$(dirname "$(dirname "$(dirname "$tauri")")")
+export KAIROS_TAURI_CLI
 venv="${KAIROS_UPDATE_FEED_VENV:-$HOME/.cache/kairos-update-feed-venv}"
 bash scripts/python-venv.sh "$venv" tests/update_feed/requirements.txt
 export PYTHONDONTWRITEBYTECODE=1  # leave nothing behind in the work tree

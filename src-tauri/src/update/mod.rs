@@ -177,7 +177,7 @@ fn feed(app: &AppHandle, d: &Desktop) -> CommandResult<(String, bool)> {
 pub fn settings(app: &AppHandle, d: &Desktop) -> CommandResult<UpdateSettings> {
     let (effective_feed, feed_from_environment) = feed(app, d)?;
     Ok(UpdateSettings {
-        auto_check: d.engine.setting(AUTO_CHECK)?.as_deref() != Some("false"),
+        auto_check: auto_check(d)?,
         feed_url: d.engine.setting(FEED_URL)?.unwrap_or_default(),
         effective_feed,
         feed_from_environment,
@@ -434,10 +434,12 @@ pub fn watch(app: AppHandle) {
     });
 }
 
+/// Is the automatic check on? (Unset: on.)
+fn auto_check(d: &Desktop) -> CommandResult<bool> {
+    Ok(d.engine.setting(AUTO_CHECK)?.as_deref() != Some("false"))
+}
+
+/// The automatic check's setting; on when it cannot be read (a check asks nothing of anyone).
 fn settings_on(app: &AppHandle) -> bool {
-    let d = app.state::<Desktop>();
-    d.engine
-        .setting(AUTO_CHECK)
-        .map(|v| v.as_deref() != Some("false"))
-        .unwrap_or(true)
+    auto_check(&app.state::<Desktop>()).unwrap_or(true)
 }
