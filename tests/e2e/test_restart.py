@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import os
 import signal
+import socket
 import stat
 import time
 import uuid
@@ -99,6 +100,48 @@ def test_a_one_time_job_due_while_stopped_runs_after_restart(fresh_server, targe
     c = srv.client(sub)
     wait_until(lambda: same(c.jobs.get(RG, jc, "missed").properties.state, "Completed"),
                what="the missed job to complete after the restart")
+    assert len(target.requests(path)) == 1
+    assert srv.stop(signal.SIGTERM) == 0
+
+
+def test_the_runner_stops_at_the_stop_request_while_requests_drain(fresh_server, target):
+    """docs/semantics.md: a stop request stops the runner at once, together with the drain of
+    requests in flight (at most 5 s); work due during the drain runs at the next start."""
+    sub = str(uuid.uuid4())
+    srv = fresh_server.start()
+    c = srv.client(sub)
+    jc = helpers.unique("jc")
+    c.job_collections.create_or_update(RG, jc, helpers.collection())
+    path = target.path("drained")
+    due = helpers.now() + timedelta(seconds=2)
+    c.jobs.create_or_update(RG, jc, "drained", helpers.http_job(target.url(path), start=due, retry=NO_RETRY))
+    # A request held in flight, so the drain waits for it until its 5 s are up, past the job's
+    # due time. "100 Continue" comes back once the handler reads the body: from then on the
+    # request is in flight for sure (before it, the stop could close the connection unserved).
+    held = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+    held.sendall(
+        (f"PUT /subscriptions/{sub}/resourceGroups/{RG}/providers/Microsoft.Scheduler/jobCollections/"
+         f"{jc}/jobs/held?api-version={helpers.API_VERSION} HTTP/1.1\r\n"
+         f"Host: 127.0.0.1:{srv.port}\r\nAuthorization: Bearer {srv.token}\r\n"
+         "Content-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n").encode()
+    )
+    interim = held.recv(100)
+    assert interim.startswith(b"HTTP/1.1 100 Continue"), interim
+    held.sendall(b"{")
+    try:
+        assert srv.stop(signal.SIGTERM) == 0
+        stopped = helpers.now()
+    finally:
+        held.close()
+    assert stopped > due + timedelta(seconds=1), (
+        f"the drain ended at {stopped}, before the job was due at {due}: the test proves nothing")
+    assert target.requests(path) == [], "a stopping server sends nothing that comes due while it drains"
+
+    srv.start()
+    target.wait_for(path, 1, 10)
+    c = srv.client(sub)
+    wait_until(lambda: same(c.jobs.get(RG, jc, "drained").properties.state, "Completed"),
+               what="the job due during the drain to complete after the restart")
     assert len(target.requests(path)) == 1
     assert srv.stop(signal.SIGTERM) == 0
 

@@ -383,7 +383,10 @@ async fn run(
         }
     }
     let _ = stop.send(());
-    let stopping = async {
+    // The runner stops starting attempts at the stop request itself, not after the drain:
+    // the drain can take seconds (DRAIN_TIMEOUT), and work that comes due in them belongs to
+    // the next start (docs/semantics.md "Stopping"), never to a server that is going away.
+    let drain = async {
         if tokio::time::timeout(DRAIN_TIMEOUT, &mut server)
             .await
             .is_err()
@@ -391,7 +394,9 @@ async fn run(
             tracing::warn!("requests still running after {DRAIN_TIMEOUT:?}; closing anyway");
             server.abort();
         }
-        runner.shutdown().await;
+    };
+    let stopping = async {
+        tokio::join!(drain, runner.shutdown());
     };
     tokio::select! {
         _ = stopping => {}
