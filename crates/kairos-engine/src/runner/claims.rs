@@ -131,8 +131,8 @@ impl Engine {
         })
     }
 
-    /// The earliest time anything becomes due: an enabled job's next run or an unclaimed attempt.
-    pub(super) fn next_due(&self) -> Result<Option<i64>> {
+    /// The earliest times things become due: (an enabled job's next run, an unclaimed attempt).
+    pub(super) fn next_due(&self) -> Result<(Option<i64>, Option<i64>)> {
         self.inner.store.read(|conn| {
             let job: Option<i64> = conn.query_row(
                 "SELECT min(next_run) FROM jobs WHERE state = 'Enabled' AND next_run IS NOT NULL",
@@ -144,7 +144,7 @@ impl Engine {
                 params![],
                 |r| r.get(0),
             )?;
-            Ok([job, attempt].into_iter().flatten().min())
+            Ok((job, attempt))
         })
     }
 

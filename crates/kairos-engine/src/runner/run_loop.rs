@@ -43,6 +43,10 @@ impl Engine {
         // Wall clock against monotonic clock: when the wall clock moved much further than real
         // time passed, the computer slept or the clock was set forward.
         let mut last_seen: Option<(std::time::Instant, i64)> = None;
+        // A jump stays the reason until every job it made due has been promoted: on PostgreSQL
+        // a pass skips job rows another transaction holds (the results being recorded), and
+        // those jobs missed their runs for the same reason, not because Kairos was busy.
+        let mut jump_pending = false;
         let mut first_pass = true;
         let mut was_paused = false;
         let activity = &self.inner.activity;
@@ -56,8 +60,13 @@ impl Engine {
             last_seen = Some((std::time::Instant::now(), now_ms));
             if jumped {
                 tracing::info!("the wall clock jumped ahead of real time: resumed from sleep or the clock was set");
+                jump_pending = true;
             }
             let mut wake_at = now_ms + lease::renew_ms(&self.inner.store, &owner);
+            // Set when due rows were locked: look again after this much real time. Locks are
+            // released in real time, so this does not wait for the clock (a test's manual
+            // clock, which never moves by itself, would otherwise leave the jobs due forever).
+            let mut contended: Option<std::time::Duration> = None;
             let pass = self.pass(
                 &owner,
                 &mut held,
@@ -67,7 +76,7 @@ impl Engine {
                         MissReason::Paused
                     } else if first_pass {
                         MissReason::NotRunning
-                    } else if jumped {
+                    } else if jump_pending {
                         MissReason::AsleepOrClockJump
                     } else {
                         MissReason::Busy
@@ -78,6 +87,7 @@ impl Engine {
             match pass {
                 Ok(outcome) => {
                     backoff.succeeded();
+                    jump_pending &= outcome.jobs_left_due;
                     if let Some(paused) = outcome.paused {
                         was_paused = paused;
                         first_pass &= paused;
@@ -99,9 +109,13 @@ impl Engine {
                     // PostgreSQL: due work this pass could not take is another server's batch
                     // being promoted (its rows locked); look again shortly rather than at once,
                     // so idle servers do not spin against the one doing the work.
-                    if outcome.claimed.is_empty() && self.inner.store.dialect() == Dialect::Postgres
+                    if outcome.claimed.is_empty()
+                        && self.inner.store.dialect() == Dialect::Postgres
+                        && wake_at < now_ms + CONTENDED_POLL_MS
                     {
-                        wake_at = wake_at.max(now_ms + CONTENDED_POLL_MS);
+                        wake_at = now_ms + CONTENDED_POLL_MS;
+                        contended =
+                            Some(std::time::Duration::from_millis(CONTENDED_POLL_MS as u64));
                     }
                     for attempt in outcome.claimed {
                         let engine = self.clone();
@@ -150,8 +164,15 @@ impl Engine {
             }
             while in_flight.try_join_next().is_some() {}
             activity.asleep_until(wake_at);
+            let contended_poll = async {
+                match contended {
+                    Some(after) => tokio::time::sleep(after).await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 _ = self.inner.clock.sleep_until(from_ms(wake_at)) => {}
+                _ = contended_poll => {}
                 _ = self.inner.wake.notified() => {}
                 _ = stop.changed() => {}
             }
@@ -221,9 +242,11 @@ impl Engine {
                 .map_err(|e| ("apply history retention", e))?;
             outcome.retention_done = true;
         }
-        outcome.next_due = self
+        let (next_job, next_attempt) = self
             .next_due()
             .map_err(|e| ("compute the next due time", e))?;
+        outcome.next_due = next_job.into_iter().chain(next_attempt).min();
+        outcome.jobs_left_due = next_job.is_some_and(|at| at <= now_ms + LEAD_MS);
         tracing::debug!(claimed = outcome.claimed.len(), next_due = ?outcome.next_due, "runner pass");
         Ok(outcome)
     }
@@ -242,6 +265,9 @@ struct PassOutcome {
     claimed: Vec<super::attempt::Attempt>,
     retention_done: bool,
     next_due: Option<i64>,
+    /// Jobs due by this pass's horizon were left unpromoted (their rows were locked, or a
+    /// burst is promoted in the background).
+    jobs_left_due: bool,
     /// When the next pending deletion's undo window ends (`deletion`).
     next_undo_end: Option<i64>,
 }
