@@ -6,6 +6,7 @@
 #   3. the "new" Kairos: a copy of this tree with the next patch version, packed and signed
 #      (`tauri signer sign --app-version`, what the release does);
 #   4. tests/update (the real window under Xvfb through tauri-driver, the installed programs):
+#      "Skip this version" (the start check passes it over, a check on demand still offers it);
 #      refusals first (a bad signature, a truncated download, a feed that is not JSON, an older
 #      version), then the update itself, checked from outside (dpkg, /proc, the database);
 #      and the .rpm's window (unpacked) leaves updates to the package manager;
@@ -115,5 +116,5 @@ as_root apt-get install -y -q --allow-downgrades "$work/files/old.deb" >/dev/nul
 
 unset TAURI_CONFIG
 export KAIROS_UPDATE_FILES="$work/files" KAIROS_UPDATE_KEYS="$work/keys" KAIROS_UPDATE_OLD="$old" KAIROS_UPDATE_NEW="$new"
-KAIROS_DESKTOP_BIN=/usr/bin/kairos-desktop bash scripts/desktop-e2e.sh tests/update/test_update.py "$@"
+KAIROS_DESKTOP_BIN=/usr/bin/kairos-desktop bash scripts/desktop-e2e.sh tests/update/test_skip.py tests/update/test_update.py "$@"
 KAIROS_DESKTOP_BIN="$work/rpm-root/usr/bin/kairos-desktop" bash scripts/desktop-e2e.sh tests/update/test_rpm.py "$@"

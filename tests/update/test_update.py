@@ -8,37 +8,24 @@ file, the requests the job sent."""
 from __future__ import annotations
 
 import hashlib
-import http.server
-import json
 import os
 import sqlite3
 import subprocess
-import sys
-import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+
+from release_feed import FILES, NEW, OLD, Feed, installed_version
 
 from kairos_desktop_conftest import (OUT, REFUSAL_BOX, TEST_NOW, atspi_or_none, invoke, now, pid_alive, refusal_box,
                                      stop_pid, wait_for)
 
 pytestmark = pytest.mark.incremental
 
-FILES = Path(os.environ.get("KAIROS_UPDATE_FILES", "/nonexistent"))
-KEYS = Path(os.environ.get("KAIROS_UPDATE_KEYS", "/nonexistent"))
-ROOT = Path(__file__).resolve().parents[2]
-OLD = os.environ.get("KAIROS_UPDATE_OLD", "")
-NEW = os.environ.get("KAIROS_UPDATE_NEW", "")
 WINDOW = Path("/usr/bin/kairos-desktop")
 TRAY = Path("/usr/bin/kairos-tray")
-NOTES = "Kairos {new}\n\n- Fixes the update test's imaginary bug.\n- Line two of the notes."
-
-
-def installed_version() -> str:
-    return subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "kairos"],
-                          capture_output=True, text=True, check=True).stdout
 
 
 def exe(pid: int) -> str:
@@ -50,73 +37,6 @@ def start_time(pid: int) -> float:
     """When the process started, as seconds since boot (field 22 of /proc/pid/stat)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[19]) / os.sysconf("SC_CLK_TCK")
-
-
-class Feed:
-    """The loopback release server: feeds under /<case>/latest.json and the update files."""
-
-    def __init__(self):
-        self.hits: list[str] = []
-        feed = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_GET(self):
-                feed.hits.append(self.path)
-                body, kind, cut = feed.answer(self.path)
-                if body is None:
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                # A truncated download: the whole length announced, half of it sent, then closed.
-                self.wfile.write(body[: len(body) // 2] if cut else body)
-                if cut:
-                    self.wfile.flush()
-                    self.close_connection = True
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def written(self, folder: str, *checks: str) -> bytes:
-        """The feed for the file in FILES/<folder>, as the release writes it (scripts/update-feed.py),
-        served from /<folder>/."""
-        deb = next((FILES / folder).glob("*.deb"))
-        return subprocess.run(
-            [sys.executable, str(ROOT / "scripts/update-feed.py"), "--version", NEW, "--notes",
-             NOTES.format(new=NEW), "--pub-date", "2026-11-20T09:30:00Z", "--base-url",
-             f"{self.url}/{folder}", "--out", "-", *checks, str(deb)],
-            capture_output=True, check=True).stdout
-
-    def answer(self, path: str):
-        json_type = "application/json"
-        if path == "/good/latest.json":
-            # Checked against the key the old version trusts, as the release's publish job does.
-            return self.written("new", "--pubkey", f"@{KEYS / 'trusted.key.pub'}"), json_type, False
-        if path == "/badsig/latest.json":
-            return self.written("other", "--unchecked-signatures"), json_type, False
-        if path == "/truncated/latest.json":
-            feed = json.loads(self.written("new"))
-            feed["platforms"]["linux-x86_64-deb"]["url"] = feed["platforms"]["linux-x86_64-deb"]["url"].replace("/new/", "/cut/")
-            return json.dumps(feed).encode(), json_type, False
-        if path == "/older/latest.json":
-            feed = json.loads(self.written("new"))
-            feed["version"] = "0.0.9"
-            return json.dumps(feed).encode(), json_type, False
-        if path == "/notjson/latest.json":
-            return b"<!doctype html><title>Not Found</title><h1>Not Found</h1>", "text/html", False
-        folder, _, name = path.strip("/").partition("/")
-        if folder in ("new", "other", "cut") and name.endswith(".deb") and "/" not in name:
-            data = (FILES / ("new" if folder == "cut" else folder) / name).read_bytes()
-            return data, "application/octet-stream", folder == "cut"
-        return None, "", False
 
 
 @pytest.fixture(scope="module")

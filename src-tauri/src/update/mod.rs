@@ -423,6 +423,9 @@ pub fn watch(app: AppHandle) {
                         }
                         let _ = UpdateFound(offer).emit(&app);
                     }
+                    Ok(UpdateCheck::Skipped { version, .. }) => {
+                        tracing::info!(%version, "automatic update check: skipped version, not offered")
+                    }
                     Ok(_) => {}
                     Err(e) => {
                         tracing::info!(code = %e.code, message = %e.message, "automatic update check")
