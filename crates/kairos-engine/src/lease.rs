@@ -201,12 +201,18 @@ fn holds(store: &Store, owner: &Owner) -> Result<bool> {
     store.read(|conn| Ok(current(conn)?.is_some_and(|c| c.owner == owner.id)))
 }
 
-/// Give the lease up (clean shutdown), so another process can take over at once.
+/// Give the lease up (clean shutdown), so another process can take over at once. What this
+/// runner still had claimed (attempts stopped before their due time, or cut off after the
+/// grace period) goes back with it, as on PostgreSQL.
 pub fn release(store: &Store, owner: &Owner) -> Result<()> {
     if store.dialect() == Dialect::Postgres {
         return runners::release(store, owner);
     }
     store.write(|tx| {
+        tx.execute(
+            "UPDATE attempts SET claimed = 0, claim_owner = NULL, claim_epoch = NULL WHERE claimed = 1 AND claim_owner = ?1",
+            params![owner.id],
+        )?;
         tx.execute(
             "DELETE FROM runner_lease WHERE id = 1 AND owner = ?1",
             params![owner.id],

@@ -40,6 +40,12 @@ impl Activity {
         self.state.send_modify(|s| s.wakes_requested += 1);
     }
 
+    /// A runner starts: its first pass is still to come (an earlier runner of this engine may
+    /// have left the state asleep, and "idle" would then hold before the new one looked).
+    pub(crate) fn runner_starting(&self) {
+        self.state.send_modify(|s| s.asleep_until = None);
+    }
+
     pub(crate) fn pass_started(&self) {
         self.state.send_modify(|s| {
             s.asleep_until = None;

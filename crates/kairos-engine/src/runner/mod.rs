@@ -97,6 +97,7 @@ impl Engine {
     /// Start the runner on the current tokio runtime.
     pub fn start_runner(&self) -> RunnerHandle {
         let (stop, stop_rx) = watch::channel(false);
+        self.inner.activity.runner_starting();
         let engine = self.clone();
         if let crate::store::Store::Postgres(pg) = &self.inner.store {
             // Other servers' commits arrive as notifications; the listener lives on the

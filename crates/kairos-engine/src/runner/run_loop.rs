@@ -124,6 +124,7 @@ impl Engine {
                         let checks = checks.clone();
                         let sending = sending.clone();
                         let sent = sent.clone();
+                        let mut stopping = stop.clone();
                         let due_at = attempt.due_at;
                         let waits = due_at > to_ms(engine.inner.clock.now());
                         // Counted busy (or waiting for its due time) from now until recorded.
@@ -134,10 +135,23 @@ impl Engine {
                         in_flight.spawn(async move {
                             // Claimed up to LEAD_MS early: wait for the exact due time.
                             if waits {
-                                while engine.inner.clock.now() < from_ms(due_at) {
-                                    engine.inner.clock.sleep_until(from_ms(due_at)).await;
-                                }
+                                let due = async {
+                                    while engine.inner.clock.now() < from_ms(due_at) {
+                                        engine.inner.clock.sleep_until(from_ms(due_at)).await;
+                                    }
+                                };
+                                let stopped = tokio::select! {
+                                    () = due => false,
+                                    () = stop_requested(&mut stopping) => true,
+                                };
                                 engine.inner.activity.clock_came(due_at, 1);
+                                if stopped {
+                                    // Stopped before its due time: not sent. Its claim goes back
+                                    // with the lease (`lease::release`) and the next start sends it.
+                                    engine.inner.metrics.claims_held.dec();
+                                    engine.inner.activity.finished(1);
+                                    return;
+                                }
                             }
                             let _sending = sending.enter();
                             let _permit = permits.acquire_owned().await;
@@ -270,4 +284,11 @@ struct PassOutcome {
     jobs_left_due: bool,
     /// When the next pending deletion's undo window ends (`deletion`).
     next_undo_end: Option<i64>,
+}
+
+/// Resolves once a stop was requested (never, when the handle went away without asking).
+async fn stop_requested(stop: &mut watch::Receiver<bool>) {
+    if stop.wait_for(|stopping| *stopping).await.is_err() {
+        std::future::pending::<()>().await;
+    }
 }
