@@ -82,26 +82,36 @@ def test_state_survives_a_restart(fresh_server, target):
     assert srv.stop(signal.SIGTERM) == 0
 
 
-def test_a_one_time_job_due_while_stopped_runs_after_restart(fresh_server, target):
-    sub = str(uuid.uuid4())
-    srv = fresh_server.start()
+def one_time_job_soon(srv, target, sub: str, name: str):
+    """A collection and a one-time job due in 2 s that posts to the target: (collection, path, due)."""
     c = srv.client(sub)
     jc = helpers.unique("jc")
     c.job_collections.create_or_update(RG, jc, helpers.collection())
-    path = target.path("missed")
+    path = target.path(name)
     due = helpers.now() + timedelta(seconds=2)
-    c.jobs.create_or_update(RG, jc, "missed", helpers.http_job(target.url(path), start=due, retry=NO_RETRY))
-    assert srv.stop(signal.SIGTERM) == 0
-    time.sleep(max(0.0, (due - helpers.now()).total_seconds()) + 1.0)
-    assert target.requests(path) == [], "nothing fires while the server is stopped"
+    c.jobs.create_or_update(RG, jc, name, helpers.http_job(target.url(path), start=due, retry=NO_RETRY))
+    return jc, path, due
 
+
+def runs_once_after_restart(srv, target, sub: str, jc: str, name: str, path: str) -> None:
+    """Start the stopped server again: the job runs once, completes, and the server stops cleanly."""
     srv.start()
     target.wait_for(path, 1, 10)
     c = srv.client(sub)
-    wait_until(lambda: same(c.jobs.get(RG, jc, "missed").properties.state, "Completed"),
-               what="the missed job to complete after the restart")
+    wait_until(lambda: same(c.jobs.get(RG, jc, name).properties.state, "Completed"),
+               what=f"the job {name} to complete after the restart")
     assert len(target.requests(path)) == 1
     assert srv.stop(signal.SIGTERM) == 0
+
+
+def test_a_one_time_job_due_while_stopped_runs_after_restart(fresh_server, target):
+    sub = str(uuid.uuid4())
+    srv = fresh_server.start()
+    jc, path, due = one_time_job_soon(srv, target, sub, "missed")
+    assert srv.stop(signal.SIGTERM) == 0
+    time.sleep(max(0.0, (due - helpers.now()).total_seconds()) + 1.0)
+    assert target.requests(path) == [], "nothing fires while the server is stopped"
+    runs_once_after_restart(srv, target, sub, jc, "missed", path)
 
 
 def test_the_runner_stops_at_the_stop_request_while_requests_drain(fresh_server, target):
@@ -109,12 +119,7 @@ def test_the_runner_stops_at_the_stop_request_while_requests_drain(fresh_server,
     requests in flight (at most 5 s); work due during the drain runs at the next start."""
     sub = str(uuid.uuid4())
     srv = fresh_server.start()
-    c = srv.client(sub)
-    jc = helpers.unique("jc")
-    c.job_collections.create_or_update(RG, jc, helpers.collection())
-    path = target.path("drained")
-    due = helpers.now() + timedelta(seconds=2)
-    c.jobs.create_or_update(RG, jc, "drained", helpers.http_job(target.url(path), start=due, retry=NO_RETRY))
+    jc, path, due = one_time_job_soon(srv, target, sub, "drained")
     # A request held in flight, so the drain waits for it until its 5 s are up, past the job's
     # due time. "100 Continue" comes back once the handler reads the body: from then on the
     # request is in flight for sure (before it, the stop could close the connection unserved).
@@ -136,14 +141,7 @@ def test_the_runner_stops_at_the_stop_request_while_requests_drain(fresh_server,
     assert stopped > due + timedelta(seconds=1), (
         f"the drain ended at {stopped}, before the job was due at {due}: the test proves nothing")
     assert target.requests(path) == [], "a stopping server sends nothing that comes due while it drains"
-
-    srv.start()
-    target.wait_for(path, 1, 10)
-    c = srv.client(sub)
-    wait_until(lambda: same(c.jobs.get(RG, jc, "drained").properties.state, "Completed"),
-               what="the job due during the drain to complete after the restart")
-    assert len(target.requests(path)) == 1
-    assert srv.stop(signal.SIGTERM) == 0
+    runs_once_after_restart(srv, target, sub, jc, "drained", path)
 
 
 def test_generated_token_is_kept_in_the_data_dir(tmp_path):
