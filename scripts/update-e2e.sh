@@ -16,8 +16,9 @@
 # Env:   KAIROS_UPDATE_E2E_WORK  work directory (default $HOME/.cache/kairos-update-e2e): the key,
 #                                the copy of the tree (kept, so the next run builds only changes)
 #        KAIROS_UPDATE_E2E_REUSE=1  reuse the packages of the last run (while writing the test)
-#        CARGO_TARGET_DIR        default $HOME/.cache/kairos-target (shared by both trees: their
-#                                crates differ by path, so their artifacts do not collide)
+#        CARGO_TARGET_DIR        default $HOME/.cache/kairos-target (shared by both trees: cargo
+#                                hashes path crates relative to their workspace, so the copy's
+#                                artifacts replace this tree's; the cleanup builds these again)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
