@@ -4,7 +4,7 @@ import { type CollectionSummary, type OpenJob, api, inTauri, messageOf, onOpenJo
 import { useMenuCommands, usePaletteShortcut } from "../commands";
 import { i18n, useI18n } from "../i18n";
 import { inOrder } from "../logic/inOrder";
-import { routeCollection, routeHash } from "../logic/routes";
+import { parseRoute, routeCollection, routeHash } from "../logic/routes";
 import { CollectionsEmpty } from "./CollectionsEmpty";
 import { PauseToggle } from "./collections/PauseToggle";
 import { IconButton } from "./components/IconButton";
@@ -65,9 +65,10 @@ export function App() {
   // A new version the automatic check found (before or after the page listened) is offered once.
   useEffect(() => watchForUpdates(), []);
 
-  // The start page is the first collection, when there is one.
+  // The start page is the first collection, when there is one. Only while the address still
+  // says home: a page asked for meanwhile (its hashchange still to come) is not replaced.
   useEffect(() => {
-    if (route.page === "home" && collections && collections.length > 0) {
+    if (route.page === "home" && parseRoute(location.hash).page === "home" && collections && collections.length > 0) {
       navigate({ page: "collection", collection: collections[0].id }, true);
     }
   }, [route, collections]);
